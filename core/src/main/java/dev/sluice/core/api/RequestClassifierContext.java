@@ -1,0 +1,57 @@
+package dev.sluice.core.api;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * Router-wide information handed to a classifier factory: the KV block size, a view of the registered workers,
+ * and the router's clock (read time only through it, so that tests and replays can drive time).
+ */
+public final class RequestClassifierContext {
+    private final String model;
+    private final int blockSize;
+    private final Supplier<List<RequestClassifierWorker>> workers;
+    private final NanoClock clock;
+
+    /**
+     * @param model     the model this router serves.
+     * @param blockSize tokens per KV block in this router's hash domain.
+     * @param workers   a non-blocking snapshot of the registered worker ranks; must not do I/O.
+     * @param clock     the router's monotonic clock.
+     */
+    public RequestClassifierContext(String model, int blockSize, Supplier<List<RequestClassifierWorker>> workers,
+                                    NanoClock clock) {
+        this.model = Objects.requireNonNull(model, "model");
+        if (blockSize <= 0) {
+            throw new IllegalArgumentException("blockSize must be > 0, was " + blockSize);
+        }
+        this.blockSize = blockSize;
+        this.workers = Objects.requireNonNull(workers, "workers");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    public String model() {
+        return model;
+    }
+
+    public int blockSize() {
+        return blockSize;
+    }
+
+    /** The registered worker ranks now; a new list on each call. Ranks appear and vanish as workers come and go. */
+    public List<RequestClassifierWorker> workers() {
+        return workers.get();
+    }
+
+    /** The router's monotonic clock, in nanoseconds; the same time base as {@link ClassifyRequest#ingressAt()}. */
+    public NanoClock clock() {
+        return clock;
+    }
+
+    @Override
+    public String toString() {
+        return "RequestClassifierContext[blockSize=" + blockSize + "]";
+    }
+}

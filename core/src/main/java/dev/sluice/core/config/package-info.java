@@ -1,0 +1,6 @@
+/**
+ * The router-policy configuration: Dynamo's YAML ({@code --router-policy-config} / {@code DYN_ROUTER_POLICY_CONFIG})
+ * parsed key for key into immutable records, validated once at startup. A {@link dev.sluice.core.config.PolicyProfile}
+ * is what one model router queues by: its cache buckets, policy families and classes in DRR ring order.
+ */
+package dev.sluice.core.config;

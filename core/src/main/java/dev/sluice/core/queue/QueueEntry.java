@@ -1,0 +1,101 @@
+package dev.sluice.core.queue;
+
+import dev.sluice.core.api.ClassifyRequest;
+import dev.sluice.core.api.WorkerWithDpRank;
+
+/**
+ * A request as the policy queues see it: the queue snapshot taken at enqueue (class, tokens, cost, deadline,
+ * priorities, lane), immutable while queued, plus the queue's own bookkeeping. The scheduler's request record
+ * extends it, so queueing allocates nothing.
+ *
+ * <p>Owned by the scheduler thread; not thread-safe.
+ */
+public abstract class QueueEntry {
+    private int classIndex = -1;
+    private long rawIslTokens;
+    private long cachedTokens;
+    private long costTokens = 1;
+    private long dueAt = ClassifyRequest.NO_DEADLINE;
+    private int strictPriority;
+    private double priorityJump;
+    private long enqueuedAt;
+    private WorkerWithDpRank lane;
+
+    // Queue bookkeeping, owned by PolicyQueues.
+    long sequence;
+    int heapIndex = -1;
+    Object heap;
+
+    /**
+     * Takes the queue snapshot; call before {@link PolicyQueues#enqueue}.
+     *
+     * @param classIndex     the resolved physical class in the profile.
+     * @param rawIslTokens   input tokens.
+     * @param cachedTokens   best cached tokens over eligible workers at enqueue, clamped to {@code rawIslTokens}.
+     * @param costTokens     scheduling cost: the classifier's override, else {@code max(1, raw - cached)}.
+     * @param dueAt          queue deadline (monotonic ns) or {@link ClassifyRequest#NO_DEADLINE}.
+     * @param strictPriority higher first, before everything else.
+     * @param priorityJump   seconds of FCFS head start / WSPT weight bonus; negative values count as 0.
+     * @param enqueuedAt     the router's clock at enqueue (ns), for the FCFS arrival offset.
+     * @param lane           the hard-pinned worker (exact lane), or {@code null} for the shared lane.
+     */
+    public final void setQueueSnapshot(int classIndex, long rawIslTokens, long cachedTokens, long costTokens,
+                                       long dueAt, int strictPriority, double priorityJump, long enqueuedAt,
+                                       WorkerWithDpRank lane) {
+        this.classIndex = classIndex;
+        this.rawIslTokens = rawIslTokens;
+        this.cachedTokens = Math.min(cachedTokens, rawIslTokens);
+        this.costTokens = Math.max(1, costTokens);
+        this.dueAt = dueAt;
+        this.strictPriority = strictPriority;
+        this.priorityJump = Math.max(0.0, priorityJump);
+        this.enqueuedAt = enqueuedAt;
+        this.lane = lane;
+    }
+
+    public final int classIndex() {
+        return classIndex;
+    }
+
+    public final long rawIslTokens() {
+        return rawIslTokens;
+    }
+
+    public final long cachedTokens() {
+        return cachedTokens;
+    }
+
+    public final long uncachedTokens() {
+        return rawIslTokens - cachedTokens;
+    }
+
+    public final long costTokens() {
+        return costTokens;
+    }
+
+    public final long dueAt() {
+        return dueAt;
+    }
+
+    public final int strictPriority() {
+        return strictPriority;
+    }
+
+    public final double priorityJump() {
+        return priorityJump;
+    }
+
+    public final long enqueuedAt() {
+        return enqueuedAt;
+    }
+
+    /** The exact-worker lane, or {@code null} for the shared lane. */
+    public final WorkerWithDpRank lane() {
+        return lane;
+    }
+
+    /** True while the entry is in a queue. */
+    public final boolean isQueued() {
+        return heap != null;
+    }
+}
