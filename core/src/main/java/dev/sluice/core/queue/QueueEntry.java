@@ -53,6 +53,17 @@ public abstract class QueueEntry {
         this.lane = lane;
     }
 
+    /**
+     * Sets the deadline before the entry is queued (a classifier's {@code setDueAt}); while queued the snapshot is
+     * immutable.
+     */
+    protected final void presetDueAt(long dueAtNanos) {
+        if (heap != null) {
+            throw new IllegalStateException("the queue snapshot is immutable while queued");
+        }
+        this.dueAt = dueAtNanos;
+    }
+
     public final int classIndex() {
         return classIndex;
     }
@@ -73,6 +84,7 @@ public abstract class QueueEntry {
         return costTokens;
     }
 
+    /** The queue deadline (monotonic ns), or {@link ClassifyRequest#NO_DEADLINE}. */
     public final long dueAt() {
         return dueAt;
     }

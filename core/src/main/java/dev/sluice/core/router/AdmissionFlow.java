@@ -1,0 +1,364 @@
+package dev.sluice.core.router;
+
+import dev.sluice.core.api.AdmissionError;
+import dev.sluice.core.api.Classification;
+import dev.sluice.core.api.ClassifyEvent;
+import dev.sluice.core.api.ClassifyRequest;
+import dev.sluice.core.config.PolicyClassSpec;
+import dev.sluice.core.config.PolicyProfile;
+import dev.sluice.core.queue.ExpiredSink;
+import dev.sluice.core.queue.PolicyQueues;
+import dev.sluice.core.queue.QueueEntry;
+import dev.sluice.core.queue.QueueRejection;
+import java.util.Optional;
+
+/**
+ * The admission state machine of one model router: classify, then admit, reject, defer or park; enqueue into the
+ * policy class; dispatch to a worker; end each lifecycle with exactly one terminal event.
+ *
+ * <pre>
+ *   REGISTERED ─classify─▶ admit ─▶ QUEUED ─dispatch─▶ SENT ─first item─▶ RESPONDING ─▶ TERMINAL (Completed)
+ *        │                 reject ─────────────────────────────────────────────────▶ TERMINAL (Aborted)
+ *        ├─ defer ─▶ DEFERRED (virtual thread) ─result─▶ admit | reject
+ *        └─ park  ─▶ PARKED (no thread) ─wake-up or deadline─▶ admit | reject
+ *   cancellation, deadlines and failures end any phase with one Aborted
+ * </pre>
+ *
+ * <p>Owned by the scheduler thread; not thread-safe.
+ */
+final class AdmissionFlow implements Timers.Expiry {
+    private final ClassifierHost host;
+    private final LifecycleTable lifecycles;
+    private final PolicyQueues queues;
+    private final WorkerTable workers;
+    private final Timers timers;
+    private final Deferrals deferrals;
+    private final RouterStats stats;
+    private final PolicyProfile profile;
+    private final ExpiredSink expiredSink = this::onQueueExpired;
+    private long nowNs;
+    private boolean dispatchNeeded;
+
+    AdmissionFlow(ClassifierHost host, LifecycleTable lifecycles, PolicyQueues queues, WorkerTable workers,
+                  Deferrals deferrals, RouterStats stats, long startNs) {
+        this.host = host;
+        this.lifecycles = lifecycles;
+        this.queues = queues;
+        this.workers = workers;
+        this.timers = new Timers(startNs, this);
+        this.deferrals = deferrals;
+        this.stats = stats;
+        this.profile = queues.profile();
+    }
+
+    void now(long nanos) {
+        nowNs = nanos;
+    }
+
+    /** The deadlines of parked and queued requests. */
+    Timers timers() {
+        return timers;
+    }
+
+    /** A registered request: classify it (or reuse the cached classification of a retry). */
+    void classify(LiveRequest request) {
+        if (request.classified) {
+            enqueue(request);
+            return;
+        }
+        Object outcome = host.classify(request);
+        if (outcome instanceof Classification decision) {
+            apply(request, decision);
+        } else {
+            Throwable cause = ((ClassifierHost.Failure) outcome).cause();
+            fail(request, Rejections.classifierFailed("request classifier threw: " + cause, cause));
+        }
+    }
+
+    /** Applies a decision from {@code classify}, a continuation or a wake-up. */
+    void apply(LiveRequest request, Classification decision) {
+        if (decision == null) {
+            fail(request, Rejections.classifierFailed("request classifier returned no decision", null));
+            return;
+        }
+        if (decision.kind() != Classification.Kind.REJECT && decision.request() != request) {
+            fail(request, Rejections.replacedRequest());
+            return;
+        }
+        switch (decision.kind()) {
+            case ADMIT -> {
+                request.classified = true;
+                enqueue(request);
+            }
+            case REJECT -> reject(request, decision.error());
+            case DEFER -> defer(request, decision);
+            case PARK -> park(request, decision);
+        }
+    }
+
+    private void defer(LiveRequest request, Classification decision) {
+        if (request.phase == LifecyclePhase.DEFERRED) {
+            fail(request, Rejections.classifierFailed("a continuation returned another deferral", null));
+            return;
+        }
+        if (!deferrals.start(request, decision.continuation())) {
+            reject(request, Rejections.TOO_MANY_DEFERRALS);
+            return;
+        }
+        stats.deferred++;
+        request.phase = LifecyclePhase.DEFERRED;
+    }
+
+    private void park(LiveRequest request, Classification decision) {
+        if (request.phase == LifecyclePhase.DEFERRED) {
+            fail(request, Rejections.classifierFailed("a continuation returned a park", null));
+            return;
+        }
+        request.wakeup();
+        request.phase = LifecyclePhase.PARKED;
+        request.parkTimeout = decision.error();
+        stats.parked++;
+        if (decision.parkDeadline() != ClassifyRequest.NO_DEADLINE) {
+            timers.schedule(request, decision.parkDeadline());
+        }
+    }
+
+    /** A wake-up of a parked request; ignored unless it is parked (a decision before the park waits for it). */
+    void onWake(LiveRequest request, AdmissionError rejection) {
+        if (request.phase != LifecyclePhase.PARKED) {
+            return;
+        }
+        timers.cancel(request);
+        if (rejection != null) {
+            reject(request, rejection);
+        } else {
+            request.classified = true;
+            enqueue(request);
+        }
+    }
+
+    /** A continuation's result; stale results (lifecycle ended or reused) never reach here. */
+    void onDeferralResult(LiveRequest request, Classification result, Throwable failure) {
+        if (failure != null) {
+            fail(request, Rejections.classifierFailed("request classifier continuation threw: " + failure, failure));
+        } else if (result != null && result.kind() != Classification.Kind.ADMIT
+            && result.kind() != Classification.Kind.REJECT) {
+            fail(request, Rejections.classifierFailed("a continuation must admit or reject, not " + result.kind(),
+                null));
+        } else {
+            apply(request, result);
+        }
+    }
+
+    @Override
+    public void onDeadline(LiveRequest request, long now) {
+        if (request.phase == LifecyclePhase.PARKED) {
+            AdmissionError timeout = request.parkTimeout;
+            request.existingWakeup().close();
+            if (timeout != null) {
+                reject(request, timeout);
+            } else {
+                request.classified = true;
+                enqueue(request);
+            }
+        } else if (request.phase == LifecyclePhase.QUEUED && queues.remove(request)) {
+            expireQueued(request);
+        }
+    }
+
+    private void onQueueExpired(QueueEntry entry) {
+        LiveRequest request = (LiveRequest) entry;
+        timers.cancel(request);
+        expireQueued(request);
+    }
+
+    private void expireQueued(LiveRequest request) {
+        stats.expired++;
+        reject(request, Rejections.DEADLINE);
+    }
+
+    /** Enqueues an admitted request with a fresh queue snapshot, then dispatches whatever can go. */
+    void enqueue(LiveRequest request) {
+        if (workers.count() == 0) {
+            reject(request, Rejections.NO_ENDPOINTS);
+            return;
+        }
+        long raw = request.inputTokens();
+        long cached = Math.min(request.initialCachedTokens, raw);
+        long uncached = raw - cached;
+        int classIndex;
+        String override = request.classOverride();
+        if (override != null) {
+            classIndex = profile.resolveStrict(override, uncached);
+            if (classIndex < 0) {
+                fail(request, Rejections.classifierFailed(
+                    "invalid classification metadata: unknown policy class \"" + override + "\"", null));
+                return;
+            }
+        } else {
+            classIndex = profile.resolveLenient(request.requestedClass(), uncached);
+        }
+        if (request.dueAt() <= nowNs) {
+            stats.expired++;
+            reject(request, Rejections.DEADLINE);
+            return;
+        }
+        long cost = request.costOverride() > 0 ? request.costOverride() : Math.max(1, uncached);
+        request.setQueueSnapshot(classIndex, raw, cached, cost, request.dueAt(), request.strictPriorityIn,
+            request.priorityJumpIn, nowNs, request.pinnedWorker());
+        QueueRejection rejection = queues.enqueue(request, workers.count(), workers);
+        if (rejection != null) {
+            stats.queueRejected++;
+            reject(request, Rejections.queueRejected(rejection));
+            return;
+        }
+        request.phase = LifecyclePhase.QUEUED;
+        stats.admitted++;
+        if (request.dueAt() != ClassifyRequest.NO_DEADLINE) {
+            timers.schedule(request, request.dueAt());
+        }
+        dispatchNeeded = true;
+    }
+
+    /**
+     * Dispatches queued requests while a lane head can be placed, if anything changed since the last pass (an
+     * arrival, a release, a worker); returns how many went. The scheduler calls it after every message, so an
+     * arrival never overtakes a backlog and an uncontended request leaves in the same turn.
+     */
+    int dispatchIfNeeded() {
+        int dispatched = 0;
+        while (dispatchNeeded) {
+            dispatchNeeded = false;
+            dispatched += dispatch();
+        }
+        return dispatched;
+    }
+
+    /** Marks that dispatchability may have changed (worker joined, left or reported load). */
+    void workersChanged() {
+        dispatchNeeded = true;
+    }
+
+    private int dispatch() {
+        int dispatched = 0;
+        QueueEntry entry;
+        while ((entry = queues.pollDispatchable(workers, nowNs, expiredSink)) != null) {
+            LiveRequest request = (LiveRequest) entry;
+            timers.cancel(request);
+            PolicyClassSpec spec = profile.classes().get(request.classIndex());
+            WorkerState worker = workers.select(request, spec);
+            if (worker == null) {
+                reject(request, Rejections.NO_ENDPOINTS);
+                continue;
+            }
+            WorkerTable.book(request, worker);
+            request.phase = LifecyclePhase.SENT;
+            stats.dispatched++;
+            dispatched++;
+            if (!lifecycles.notifyDispatched(request, worker)) {
+                abort(request, null);
+                continue;
+            }
+            if (host.observesEvents()) {
+                host.deliver(new ClassifyEvent.Sent(request.requestId(), worker.id));
+            }
+        }
+        return dispatched;
+    }
+
+    /** The first response item arrived. */
+    void responding(LiveRequest request) {
+        if (request.phase != LifecyclePhase.SENT) {
+            return;
+        }
+        request.phase = LifecyclePhase.RESPONDING;
+        WorkerTable.prefillDone(request);
+        if (host.observesEvents()) {
+            host.deliver(new ClassifyEvent.Responding(request.requestId(), request.lastWorker));
+        }
+        dispatchNeeded = true;
+    }
+
+    /** The request finished; without a worker ever recorded it ends as aborted. */
+    void completed(LiveRequest request) {
+        if (request.lastWorker == null || (request.phase != LifecyclePhase.SENT
+            && request.phase != LifecyclePhase.RESPONDING)) {
+            abort(request, null);
+            return;
+        }
+        stats.completed++;
+        terminate(request, true, null);
+    }
+
+    /**
+     * Ends the lifecycle as aborted, whatever its phase: a waiting continuation is interrupted, a parked or queued
+     * request is removed and answered as cancelled, a dispatched one releases its booking.
+     */
+    void abort(LiveRequest request, Throwable cause) {
+        switch (request.phase) {
+            case DEFERRED -> {
+                deferrals.interrupt(request);
+                lifecycles.notifyRejected(request, Rejections.CANCELLED);
+            }
+            case PARKED -> lifecycles.notifyRejected(request, Rejections.CANCELLED);
+            case QUEUED -> {
+                queues.remove(request);
+                lifecycles.notifyRejected(request, Rejections.CANCELLED);
+            }
+            case TERMINAL -> {
+                return;
+            }
+            default -> {
+            }
+        }
+        stats.aborted++;
+        terminate(request, false, cause);
+    }
+
+    /** A dispatch attempt failed and will be retried: back to the queue with the cached classification. */
+    void retry(LiveRequest request) {
+        if (request.phase != LifecyclePhase.SENT && request.phase != LifecyclePhase.RESPONDING) {
+            return;
+        }
+        WorkerTable.release(request);
+        request.phase = LifecyclePhase.REGISTERED;
+        stats.retried++;
+        dispatchNeeded = true;
+        classify(request);
+    }
+
+    /** Rejects before dispatch: the handler gets the error, the classifier one {@code Aborted} carrying it. */
+    void reject(LiveRequest request, AdmissionError error) {
+        stats.rejected++;
+        lifecycles.notifyRejected(request, error);
+        terminate(request, false, error);
+    }
+
+    /** A classifier failure: sanitized for the client, logged in full for the operator. */
+    private void fail(LiveRequest request, AdmissionError error) {
+        stats.classifierFailures++;
+        lifecycles.logSanitized(request, error);
+        reject(request, error);
+    }
+
+    private void terminate(LiveRequest request, boolean completed, Throwable cause) {
+        WorkerTable.release(request);
+        timers.cancel(request);
+        RequestWakeup wakeup = request.existingWakeup();
+        if (wakeup != null) {
+            wakeup.close();
+        }
+        request.phase = LifecyclePhase.TERMINAL;
+        lifecycles.remove(request);
+        if (host.observesEvents()) {
+            host.deliver(completed
+                ? new ClassifyEvent.Completed(request.requestId(), request.lastWorker, request.observedContext())
+                : new ClassifyEvent.Aborted(request.requestId(), Optional.ofNullable(request.lastWorker),
+                    Optional.ofNullable(cause)));
+        }
+        if (!request.deferralRunning) {
+            lifecycles.recycle(request);
+        }
+        dispatchNeeded = true;
+    }
+}

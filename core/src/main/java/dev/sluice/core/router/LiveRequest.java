@@ -1,0 +1,253 @@
+package dev.sluice.core.router;
+
+import dev.sluice.core.api.ClassifyRequest;
+import dev.sluice.core.api.RequestProgress;
+import dev.sluice.core.api.SessionContext;
+import dev.sluice.core.api.Wakeup;
+import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.queue.QueueEntry;
+
+/**
+ * One live request lifecycle: the classifier's view of it, its overrides, its queue snapshot and its booking.
+ * Records are pooled and reused; the lifecycle id (unique, never reused) fences stale messages.
+ *
+ * <p>Owned by the scheduler thread; not thread-safe. While a continuation runs, that virtual thread may call the
+ * {@link ClassifyRequest} methods; the scheduler reads the overrides only after the result is handed back.
+ */
+final class LiveRequest extends QueueEntry implements ClassifyRequest {
+    long lifecycleId;
+    LifecyclePhase phase = LifecyclePhase.TERMINAL;
+    AdmissionListener listener;
+
+    private String requestId;
+    private long inputTokens;
+    private String requestedClass;
+    private SessionContext session;
+    private WorkerWithDpRank pinned;
+    int strictPriorityIn;
+    double priorityJumpIn;
+    private long ingressAt;
+    long initialCachedTokens;
+
+    private String classOverride;
+    private long costOverride;
+    private WorkerWithDpRank target;
+    /** Overrides are cached once the classifier has decided; retries reuse them without classifying again. */
+    boolean classified;
+
+    private RequestProgress.Updater progress;
+    private long contextTokens;
+    private boolean contextObserved;
+    /** While parked: the rejection at the park deadline, {@code null} to admit then. */
+    dev.sluice.core.api.AdmissionError parkTimeout;
+    private RequestWakeup wakeup;
+    private final RouterSignals signals;
+
+    Thread deferral;
+    /** True while a continuation may still touch this record; it is recycled only after the result comes back. */
+    boolean deferralRunning;
+    long timerId = -1;
+
+    WorkerState bookedWorker;
+    WorkerWithDpRank lastWorker;
+    long bookedPrefillTokens;
+
+    LiveRequest(RouterSignals signals) {
+        this.signals = signals;
+    }
+
+    void begin(long id, AdmissionRequest request, long ingressAtNs, AdmissionListener outcome) {
+        lifecycleId = id;
+        phase = LifecyclePhase.REGISTERED;
+        listener = outcome;
+        requestId = request.requestId();
+        inputTokens = request.inputTokens();
+        requestedClass = request.policyClass();
+        session = request.sessionContext();
+        pinned = request.pinnedWorker();
+        strictPriorityIn = request.strictPriority();
+        priorityJumpIn = request.priorityJump();
+        ingressAt = ingressAtNs;
+        initialCachedTokens = 0;
+        classOverride = null;
+        presetDueAt(NO_DEADLINE);
+        costOverride = 0;
+        target = null;
+        classified = false;
+        progress = null;
+        contextTokens = request.inputTokens();
+        contextObserved = false;
+        parkTimeout = null;
+        wakeup = null;
+        deferral = null;
+        timerId = -1;
+        bookedWorker = null;
+        lastWorker = null;
+        bookedPrefillTokens = 0;
+    }
+
+    /** Drops references so a pooled record keeps nothing alive. */
+    void clear() {
+        listener = null;
+        requestId = null;
+        requestedClass = null;
+        session = null;
+        pinned = null;
+        classOverride = null;
+        target = null;
+        progress = null;
+        wakeup = null;
+        deferral = null;
+        bookedWorker = null;
+        lastWorker = null;
+        parkTimeout = null;
+    }
+
+    /** The class requested at ingress (header), ignoring overrides. */
+    String requestedClass() {
+        return requestedClass;
+    }
+
+    /** The classifier's class override, or {@code null}. */
+    String classOverride() {
+        return classOverride;
+    }
+
+    /** Raises the running context total to at least {@code tokens} (an engine-reported absolute count). */
+    void observeContextTokens(long tokens) {
+        contextObserved = true;
+        if (tokens > contextTokens) {
+            contextTokens = tokens;
+        }
+        publishProgress();
+    }
+
+    /** Adds generated tokens to the running context total; report context before outputs. */
+    void observeOutputTokens(long tokens) {
+        contextObserved = true;
+        contextTokens += Math.max(0, tokens);
+        publishProgress();
+    }
+
+    /** The context total for {@code Completed}: empty unless the engine reported one. */
+    java.util.OptionalLong observedContext() {
+        return contextObserved ? java.util.OptionalLong.of(contextTokens) : java.util.OptionalLong.empty();
+    }
+
+    private void publishProgress() {
+        if (progress != null) {
+            progress.updateContextTokens(contextTokens);
+        }
+    }
+
+    /** Eagerly creates the objects a continuation may ask for, so that it never races the scheduler for them. */
+    void prepareForOtherThread() {
+        progress();
+        wakeup();
+    }
+
+    /** The wake-up if the classifier asked for one, else {@code null}. */
+    RequestWakeup existingWakeup() {
+        return wakeup;
+    }
+
+    @Override
+    public String requestId() {
+        return requestId;
+    }
+
+    @Override
+    public SessionContext sessionContext() {
+        return session;
+    }
+
+    @Override
+    public long inputTokens() {
+        return inputTokens;
+    }
+
+    @Override
+    public long ingressAt() {
+        return ingressAt;
+    }
+
+    @Override
+    public RequestProgress progress() {
+        if (progress == null) {
+            progress = RequestProgress.create(contextTokens);
+        }
+        return progress.progress();
+    }
+
+    @Override
+    public WorkerWithDpRank pinnedWorker() {
+        return pinned;
+    }
+
+    @Override
+    public String policyClass() {
+        return classOverride != null ? classOverride : requestedClass;
+    }
+
+    @Override
+    public long schedulingCostTokens() {
+        if (costOverride > 0) {
+            return costOverride;
+        }
+        return Math.max(1, inputTokens - Math.min(initialCachedTokens, inputTokens));
+    }
+
+    /** The classifier's cost override, or 0. */
+    long costOverride() {
+        return costOverride;
+    }
+
+    @Override
+    public WorkerWithDpRank workerSelectionTarget() {
+        return target;
+    }
+
+    @Override
+    public void setPolicyClass(String policyClass) {
+        if (policyClass == null || policyClass.isEmpty()) {
+            throw new IllegalArgumentException("policy class must not be empty");
+        }
+        this.classOverride = policyClass;
+    }
+
+    @Override
+    public void setDueAt(long dueAtNanos) {
+        presetDueAt(dueAtNanos);
+    }
+
+    @Override
+    public void setSchedulingCostTokens(long tokens) {
+        if (tokens < 1) {
+            throw new IllegalArgumentException("scheduling cost must be at least 1 token, was " + tokens);
+        }
+        this.costOverride = tokens;
+    }
+
+    @Override
+    public void setWorkerSelectionTarget(WorkerWithDpRank worker) {
+        this.target = java.util.Objects.requireNonNull(worker, "worker");
+    }
+
+    @Override
+    public void clearWorkerSelectionTarget() {
+        this.target = null;
+    }
+
+    @Override
+    public Wakeup wakeup() {
+        if (wakeup == null) {
+            wakeup = new RequestWakeup(signals, lifecycleId);
+        }
+        return wakeup;
+    }
+
+    @Override
+    public String toString() {
+        return "request " + requestId + " (lifecycle " + lifecycleId + ", " + phase + ")";
+    }
+}

@@ -1,0 +1,159 @@
+package dev.sluice.core.router;
+
+import dev.sluice.core.api.OverloadStatus;
+import dev.sluice.core.config.PolicyProfile;
+import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.spi.RequestClassifierFactory;
+import java.util.Objects;
+import java.util.OptionalDouble;
+import org.agrona.BitUtil;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+/**
+ * Configuration of one model router, set fluently and validated by {@link ModelRouter}. Defaults: the system
+ * clock, the synthetic profile (queueing off), pass-through classifier, a 16384-slot ingress ring.
+ */
+public final class RouterContext {
+    private String model = "default";
+    private NanoClock clock = SystemNanoClock.INSTANCE;
+    private PolicyProfile profile = PolicyProfile.synthetic(OptionalDouble.empty(), QueuePolicy.FCFS);
+    private RequestClassifierFactory classifierFactory;
+    private int blockSize = 16;
+    private int ringSize = 1 << 14;
+    private int maxLiveRequests = 1 << 16;
+    private int maxDeferrals = 100_000;
+    private int overloadStatus = OverloadStatus.DEFAULT;
+    private IdleStrategy idleStrategy = new BackoffIdleStrategy();
+    private int eventsPerDutyCycle = 256;
+
+    public RouterContext model(String name) {
+        this.model = Objects.requireNonNull(name, "model");
+        return this;
+    }
+
+    public String model() {
+        return model;
+    }
+
+    /** The router's monotonic clock; tests pass a manual one. */
+    public RouterContext clock(NanoClock nanoClock) {
+        this.clock = Objects.requireNonNull(nanoClock, "clock");
+        return this;
+    }
+
+    public NanoClock clock() {
+        return clock;
+    }
+
+    /** The policy profile this router queues by. */
+    public RouterContext profile(PolicyProfile policyProfile) {
+        this.profile = Objects.requireNonNull(policyProfile, "profile");
+        return this;
+    }
+
+    public PolicyProfile profile() {
+        return profile;
+    }
+
+    /** The classifier factory from the plugin registry; {@code null} means pass-through. */
+    public RouterContext classifierFactory(RequestClassifierFactory factory) {
+        this.classifierFactory = factory;
+        return this;
+    }
+
+    public RequestClassifierFactory classifierFactory() {
+        return classifierFactory;
+    }
+
+    /** Tokens per KV block, given to the classifier's context. */
+    public RouterContext blockSize(int tokens) {
+        this.blockSize = tokens;
+        return this;
+    }
+
+    public int blockSize() {
+        return blockSize;
+    }
+
+    /** Slots of the ingress ring (a power of two); arrivals are refused before lifecycle events run short. */
+    public RouterContext ringSize(int slots) {
+        this.ringSize = slots;
+        return this;
+    }
+
+    public int ringSize() {
+        return ringSize;
+    }
+
+    /** Live lifecycles at most; further arrivals are refused with the overload status. */
+    public RouterContext maxLiveRequests(int limit) {
+        this.maxLiveRequests = limit;
+        return this;
+    }
+
+    public int maxLiveRequests() {
+        return maxLiveRequests;
+    }
+
+    /** Continuations running at once at most; further deferrals fail their request with the overload status. */
+    public RouterContext maxDeferrals(int limit) {
+        this.maxDeferrals = limit;
+        return this;
+    }
+
+    public int maxDeferrals() {
+        return maxDeferrals;
+    }
+
+    /** The status for capacity rejections ({@link OverloadStatus#fromEnvironment()} in a server). */
+    public RouterContext overloadStatus(int status) {
+        this.overloadStatus = status;
+        return this;
+    }
+
+    public int overloadStatus() {
+        return overloadStatus;
+    }
+
+    /** How the scheduler thread idles when there is no work. */
+    public RouterContext idleStrategy(IdleStrategy strategy) {
+        this.idleStrategy = Objects.requireNonNull(strategy, "idleStrategy");
+        return this;
+    }
+
+    public IdleStrategy idleStrategy() {
+        return idleStrategy;
+    }
+
+    /** Ring messages handled per duty cycle before timers and the inbox get a turn. */
+    public RouterContext eventsPerDutyCycle(int events) {
+        this.eventsPerDutyCycle = events;
+        return this;
+    }
+
+    public int eventsPerDutyCycle() {
+        return eventsPerDutyCycle;
+    }
+
+    void conclude() {
+        if (!BitUtil.isPowerOfTwo(ringSize) || ringSize < 16) {
+            throw new IllegalArgumentException("ringSize must be a power of two >= 16, was " + ringSize);
+        }
+        requirePositive("blockSize", blockSize);
+        requirePositive("maxLiveRequests", maxLiveRequests);
+        requirePositive("maxDeferrals", maxDeferrals);
+        requirePositive("eventsPerDutyCycle", eventsPerDutyCycle);
+        if (overloadStatus < 200 || overloadStatus > 999) {
+            throw new IllegalArgumentException("overloadStatus must be 200..999, was " + overloadStatus);
+        }
+    }
+
+    private static void requirePositive(String name, int value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + " must be > 0, was " + value);
+        }
+    }
+}

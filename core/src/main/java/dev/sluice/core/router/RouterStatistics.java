@@ -1,0 +1,30 @@
+package dev.sluice.core.router;
+
+/**
+ * A copy of a model router's counters.
+ *
+ * @param arrived            arrivals that got a lifecycle.
+ * @param admitted           requests that entered a policy-class queue.
+ * @param dispatched         dispatches to a worker (retries count again).
+ * @param completed          lifecycles ended by {@code Completed}.
+ * @param aborted            lifecycles aborted by the submitter (cancel, failure after dispatch).
+ * @param rejected           requests rejected before dispatch (by the classifier or the router).
+ * @param deferred           classifications handed to a continuation.
+ * @param parked             classifications parked until a wake-up or deadline.
+ * @param expired            requests rejected because their queue deadline passed.
+ * @param retried            dispatch attempts returned to the queue.
+ * @param queueRejected      rejections by a per-worker queue limit.
+ * @param classifierFailures classifier exceptions and invalid decisions (sanitized 500s).
+ * @param eventFailures      exceptions thrown by {@code onEvent}.
+ * @param listenerFailures   exceptions thrown by admission listeners.
+ * @param staleResults       continuation results dropped because their lifecycle had ended.
+ * @param live               live lifecycles now.
+ * @param queued             requests waiting in policy queues now.
+ * @param deferralsRunning   continuations running now.
+ */
+public record RouterStatistics(long arrived, long admitted, long dispatched, long completed, long aborted,
+                               long rejected, long deferred, long parked, long expired, long retried,
+                               long queueRejected, long classifierFailures, long eventFailures,
+                               long listenerFailures, long staleResults, int live, int queued,
+                               int deferralsRunning) {
+}

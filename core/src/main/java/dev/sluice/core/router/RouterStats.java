@@ -1,0 +1,28 @@
+package dev.sluice.core.router;
+
+/**
+ * Counters of one model router, written only by its scheduler thread. Read from another thread they are
+ * approximate (plain fields, no fences on the hot path); {@link ModelRouter#stats()} copies them.
+ */
+final class RouterStats {
+    long arrived;
+    long admitted;
+    long dispatched;
+    long completed;
+    long aborted;
+    long rejected;
+    long deferred;
+    long parked;
+    long expired;
+    long retried;
+    long queueRejected;
+    long classifierFailures;
+    long listenerFailures;
+    long staleResults;
+
+    RouterStatistics copy(int live, int queued, int deferralsRunning, long eventFailures) {
+        return new RouterStatistics(arrived, admitted, dispatched, completed, aborted, rejected, deferred, parked,
+            expired, retried, queueRejected, classifierFailures, eventFailures, listenerFailures, staleResults, live,
+            queued, deferralsRunning);
+    }
+}
