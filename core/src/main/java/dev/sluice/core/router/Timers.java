@@ -47,19 +47,25 @@ final class Timers {
     }
 
     /**
-     * Fires due timers; returns how many expired. The wheel advances one tick per poll, so this polls until it has
-     * caught up with {@code nowNs}: a clock that jumps (a replay, a manual test clock) still fires on time.
+     * Fires due timers; returns how many expired. A wheel poll examines the current tick and then advances at most
+     * one tick, so this polls until the wheel stops advancing: the tick holding {@code nowNs} has then been
+     * examined, and a clock that jumps (a replay, a manual test clock) still fires on time.
      */
     int poll(long nowNs) {
         pollNow = nowNs;
         int expired = 0;
-        while (!owners.isEmpty() && wheel.currentTickTime() <= nowNs) {
+        long tickEnd;
+        do {
+            tickEnd = wheel.currentTickTime();
+            if (owners.isEmpty()) {
+                // Nothing armed: jump the wheel's clock so later timers are not scheduled in the past.
+                if (tickEnd <= nowNs) {
+                    wheel.currentTickTime(nowNs);
+                }
+                return expired;
+            }
             expired += wheel.poll(nowNs, handler, Integer.MAX_VALUE);
-        }
-        if (owners.isEmpty() && wheel.currentTickTime() <= nowNs) {
-            // Nothing armed: jump the wheel's clock so later timers are not scheduled in the past.
-            wheel.currentTickTime(nowNs);
-        }
+        } while (wheel.currentTickTime() != tickEnd);
         return expired;
     }
 

@@ -1,0 +1,22 @@
+package dev.sluice.core.spi;
+
+import dev.sluice.core.api.RequestClassifier;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A classifier-only catalog found through META-INF/services in the test classpath. */
+public final class TestCatalog implements RouterPluginCatalog {
+    static final String TYPE = "test-catalog-classifier";
+    static final AtomicInteger PROVIDER_CALLS = new AtomicInteger();
+    static final AtomicInteger FACTORY_CALLS = new AtomicInteger();
+
+    @Override
+    public void register(RouterPluginRegistry registry) throws RegistryException {
+        registry.registerRequestClassifier(TYPE, parameters -> {
+            PROVIDER_CALLS.incrementAndGet();
+            return context -> {
+                FACTORY_CALLS.incrementAndGet();
+                return new RequestClassifier() { };
+            };
+        });
+    }
+}
