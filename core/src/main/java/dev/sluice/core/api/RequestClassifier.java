@@ -3,7 +3,7 @@ package dev.sluice.core.api;
 /**
  * Decides, for each request, whether and when it enters the router's scheduling queue, and with which policy
  * class, deadline, cost and preferred worker. One instance per model router, created by a
- * {@link dev.sluice.core.spi.RequestClassifierFactory}.
+ * {@code RequestClassifierFactory} (registration lives in the {@code spi} package).
  *
  * <p>Both methods run on the router's scheduler thread, one call at a time: decide or set up quickly and wait only
  * inside a deferral, because a slow call delays every other admission decision and event of that model. An

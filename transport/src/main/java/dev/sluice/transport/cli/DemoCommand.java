@@ -1,0 +1,44 @@
+package dev.sluice.transport.cli;
+
+import dev.sluice.transport.demo.InProcessDemo;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code sluice demo}: the main job on the embedded simulated fleet. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+    description = {"Runs a mixed workload (chat, agent sessions, an overload burst, clients that leave) through the",
+        "admission core on a simulated fleet and prints what happened."})
+final class DemoCommand implements Callable<Integer> {
+    @Option(names = "--duration", defaultValue = "60s", paramLabel = "DURATION",
+        description = "Simulated traffic time, e.g. 60s, 5m or PT90S (default: ${DEFAULT-VALUE}).",
+        converter = DurationConverter.class)
+    Duration duration;
+
+    @Option(names = "--sim-workers", defaultValue = "4", paramLabel = "N",
+        description = "Simulated workers (default: ${DEFAULT-VALUE}).")
+    int workers;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Workload seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (workers < 1 || workers > 1024) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--sim-workers must be between 1 and 1024, was " + workers);
+        }
+        if (duration.isNegative() || duration.isZero() || duration.compareTo(Duration.ofHours(1)) > 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--duration must be more than 0 and at most 1h, was " + duration);
+        }
+        boolean balanced = InProcessDemo.run(new InProcessDemo.Settings(duration.toNanos(), workers, seed),
+            spec.commandLine().getOut() == null ? System.out : new java.io.PrintStream(System.out, true));
+        return balanced ? 0 : 1;
+    }
+}

@@ -1,0 +1,61 @@
+package dev.sluice.transport.demo;
+
+import dev.sluice.core.config.PolicyProfile;
+import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.router.ModelRouter;
+import dev.sluice.core.router.RouterContext;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * The demo's main job until the HTTP frontend exists: a mixed workload through the real admission core (classify,
+ * park, queue with busy gating and deadlines, dispatch, lifecycle events) on a simulated fleet and a virtual
+ * clock, then a summary.
+ */
+public final class InProcessDemo {
+    /** The demo's settings. */
+    public record Settings(long durationNs, int workers, long seed) {
+    }
+
+    private InProcessDemo() {
+    }
+
+    /** Runs the demo and prints its summary; returns true when every request ended exactly once. */
+    public static boolean run(Settings settings, PrintStream out) {
+        FleetSimulation.Fleet fleet = new FleetSimulation.Fleet(settings.workers(), 2048, 20_000, 15_000_000L);
+        DemoWorkload.Shape shape = new DemoWorkload.Shape(settings.durationNs(), 3.0 * settings.workers(),
+            2 * settings.workers(), 5.0, settings.durationNs() / 3, settings.durationNs() / 2, 0.02, settings.seed());
+        List<DemoWorkload.Arrival> arrivals = DemoWorkload.generate(shape);
+        long queueBudgetNs = 2_000_000_000L;
+        long parkBudgetNs = 5_000_000_000L;
+
+        out.println("sluice demo: in-process admission control on a simulated fleet (virtual clock)");
+        out.printf("  fleet        %d workers, max_num_batched_tokens %d, prefill %.0f tokens/s, decode %d ms/token%n",
+            fleet.workers(), fleet.maxNumBatchedTokens(), fleet.prefillTokensPerSecond(),
+            fleet.decodeNsPerToken() / 1_000_000);
+        out.println("  policy       class \"default\" (fcfs); requests queue while every worker's active prefill"
+            + " exceeds 1.0 x max_num_batched_tokens");
+        out.printf("  classifier   queue budget %d s from ingress; one turn per agent session, later turns park"
+            + " up to %d s%n", queueBudgetNs / 1_000_000_000L, parkBudgetNs / 1_000_000_000L);
+        out.printf("  workload     %d requests over %.0f s: chat %.0f/s, %d agent sessions, x%.0f burst from %.0f s"
+                + " to %.0f s, %.0f%% of chat clients leave after 1 s (seed %d)%n",
+            arrivals.size(), shape.durationNs() / 1e9, shape.chatPerSecond(), shape.sessions(), shape.burstFactor(),
+            shape.burstStartNs() / 1e9, shape.burstEndNs() / 1e9, shape.leaveFraction() * 100, shape.seed());
+
+        VirtualClock clock = new VirtualClock();
+        RouterContext context = new RouterContext().model("demo").clock(clock)
+            .profile(PolicyProfile.synthetic(OptionalDouble.of(1.0), QueuePolicy.FCFS))
+            .classifierFactory(c -> new SessionTurnClassifier(queueBudgetNs, parkBudgetNs));
+        long start = System.nanoTime();
+        DemoReport report;
+        try (ModelRouter router = ModelRouter.manual(context)) {
+            report = new FleetSimulation(router, clock, fleet, arrivals).run(settings.durationNs());
+        }
+        report.wallNs = System.nanoTime() - start;
+        out.println();
+        report.print(out);
+        return report.stats.live() == 0
+            && report.arrived == report.completed + report.rejected() + report.clientsLeftAfterDispatch();
+    }
+}
