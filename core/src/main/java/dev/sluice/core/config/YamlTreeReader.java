@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Reads one YAML document into a {@link YamlNode} tree with positions, using Jackson's streaming
@@ -49,11 +51,7 @@ final class YamlTreeReader {
             }
             return root;
         } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            int line = at == null ? 0 : at.getLineNr();
-            int column = at == null ? 0 : at.getColumnNr();
-            throw ConfigException.unparsable(source, Math.max(line, 0), Math.max(column, 0),
-                firstLine(e.getOriginalMessage()));
+            throw syntaxError(source, e);
         } catch (IOException e) {
             throw ConfigException.unparsable(source, 0, 0, String.valueOf(e.getMessage()));
         }
@@ -75,6 +73,21 @@ final class YamlTreeReader {
             .maxNumberLength(64)
             .build());
         return factory;
+    }
+
+    /** SnakeYAML's problem and its position when it has one (the context alone, "while parsing...", misleads). */
+    private static ConfigException syntaxError(String source, JsonProcessingException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof MarkedYAMLException marked && marked.getProblem() != null) {
+                Mark mark = marked.getProblemMark();
+                String context = marked.getContext() == null ? "" : " (" + marked.getContext() + ")";
+                return ConfigException.unparsable(source, mark == null ? 0 : mark.getLine() + 1,
+                    mark == null ? 0 : mark.getColumn() + 1, marked.getProblem() + context);
+            }
+        }
+        JsonLocation at = e.getLocation();
+        return ConfigException.unparsable(source, at == null ? 0 : Math.max(at.getLineNr(), 0),
+            at == null ? 0 : Math.max(at.getColumnNr(), 0), firstLine(e.getOriginalMessage()));
     }
 
     private static String firstLine(String message) {
