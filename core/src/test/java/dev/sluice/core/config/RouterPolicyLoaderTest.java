@@ -96,9 +96,24 @@ class RouterPolicyLoaderTest {
 
         ConfigException error = ConfigFixtures.fileRejection("syntax-error.yaml");
 
-        assertTrue(error.getMessage().startsWith(file + ":4:") && error.getMessage().contains(
-            ": failed to parse router policy config " + file + ": "), error.getMessage());
-        assertEquals(4, error.line());
+        assertEquals(file + ":4:4: failed to parse router policy config " + file + ": expected <block end>, but"
+            + " found '<block mapping start>' (while parsing a block collection)", error.getMessage());
+        assertEquals("", error.keyPath());
+    }
+
+    @Test
+    void shouldReportUnterminatedFlowSequenceAtEndOfInput() {
+        assertEquals("<inline>:2:1: failed to parse router policy config <inline>: expected the node content, but"
+            + " found '<stream end>' (while parsing a flow node)",
+            ConfigFixtures.rejection("models: [\n").getMessage());
+    }
+
+    @Test
+    void shouldReportDirectoryAsUnreadable(@TempDir Path dir) {
+        ConfigException error = assertThrows(ConfigException.class, () -> RouterPolicyLoader.load(dir));
+
+        assertTrue(error.getMessage().startsWith("failed to read router policy config " + dir + ": "),
+            error.getMessage());
     }
 
     @Test
