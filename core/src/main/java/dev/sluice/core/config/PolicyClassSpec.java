@@ -44,6 +44,14 @@ public record PolicyClassSpec(
         if (quantum <= 0) {
             throw new IllegalArgumentException("quantum must be greater than zero");
         }
+        double frac = prefillBusyThresholdFrac.orElse(0);
+        if (!Double.isFinite(frac) || frac < 0) {
+            throw new IllegalArgumentException("prefill_busy_threshold_frac must be finite and non-negative");
+        }
+        requireNonNegative(prefillBusyThreshold, "prefill_busy_threshold");
+        requireNonNegative(requestQueueLimitPerWorker, "request_queue_limit_per_worker");
+        requireNonNegative(rawIslTokenQueueLimitPerWorker, "raw_isl_token_queue_limit_per_worker");
+        requireNonNegative(cachedTokenQueueLimitPerWorker, "cached_token_queue_limit_per_worker");
         if ((policyFamily == null) != (cacheBucket == null)) {
             throw new IllegalArgumentException("policy class \"" + name
                 + "\" must specify both policy_family and cache_bucket or neither for an explicit class");
@@ -85,6 +93,12 @@ public record PolicyClassSpec(
             return activePrefillTokens > prefillBusyThresholdFrac.getAsDouble() * max;
         }
         return false;
+    }
+
+    private static void requireNonNegative(OptionalLong value, String key) {
+        if (value.isPresent() && value.getAsLong() < 0) {
+            throw new IllegalArgumentException(key + " must be non-negative, was " + value.getAsLong());
+        }
     }
 
     private static boolean isZero(OptionalLong limit) {

@@ -2,11 +2,13 @@ package dev.sluice.core.config;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
+import java.util.Set;
 
 /**
  * What one model router queues by: cache buckets, policy families and physical classes. Class order is the DRR
@@ -47,8 +49,12 @@ public final class PolicyProfile {
         }
         LinkedHashMap<String, Integer> familyOrder = new LinkedHashMap<>();
         Map<String, Integer> explicit = new HashMap<>();
+        Set<String> names = new HashSet<>();
         for (int i = 0; i < this.classes.size(); i++) {
             PolicyClassSpec spec = this.classes.get(i);
+            if (!names.add(spec.name())) {
+                throw new IllegalArgumentException("contains duplicate policy class \"" + spec.name() + "\"");
+            }
             if (spec.isMatrixClass()) {
                 familyOrder.putIfAbsent(spec.policyFamily(), familyOrder.size());
             } else {
@@ -70,7 +76,13 @@ public final class PolicyProfile {
                     throw new IllegalArgumentException("policy class \"" + spec.name()
                         + "\" references unknown cache bucket \"" + spec.cacheBucket() + "\"");
                 }
-                matrix[familyIndex.get(spec.policyFamily())][bucket] = i;
+                int family = familyIndex.get(spec.policyFamily());
+                if (matrix[family][bucket] >= 0) {
+                    // Without this a second class for the same pair would silently replace the first.
+                    throw new IllegalArgumentException("contains duplicate policy classes for family \""
+                        + spec.policyFamily() + "\" and bucket \"" + spec.cacheBucket() + "\"");
+                }
+                matrix[family][bucket] = i;
             }
         }
         for (int f = 0; f < families.size(); f++) {

@@ -17,6 +17,21 @@ public record WorkerSelectionConfig(Map<String, String> roles, List<Instance> in
         instances = List.copyOf(instances);
     }
 
+    /** The instance name (or {@code default}) selected for {@code role}, or {@code null} when the role is unset. */
+    public String instanceFor(String role) {
+        return roles.get(role);
+    }
+
+    /** The instance called {@code name}, or {@code null}. */
+    public Instance instance(String name) {
+        for (Instance instance : instances) {
+            if (instance.name().equals(name)) {
+                return instance;
+            }
+        }
+        return null;
+    }
+
     /** One named selector instance. */
     public record Instance(String name, PluginSection plugin) {
         public Instance {
