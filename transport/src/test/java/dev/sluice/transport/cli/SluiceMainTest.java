@@ -1,0 +1,103 @@
+package dev.sluice.transport.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+/** The command line as a user meets it: help everywhere, exit 2 on usage errors and bad files. */
+class SluiceMainTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = SluiceMain.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "demo", "config", "config check"})
+    void shouldPrintHelpForEveryCommand(String command) {
+        String[] args = (command + " --help").trim().split(" ");
+        assertEquals(0, run(args));
+        assertTrue(out.toString().startsWith("Usage: sluice"), out::toString);
+    }
+
+    @Test
+    void shouldExitWith2OnAnUnknownOption() {
+        assertEquals(2, run("demo", "--no-such-option"));
+        assertTrue(err.toString().contains("Unknown option: '--no-such-option'"), err::toString);
+    }
+
+    @Test
+    void shouldExitWith2WithoutACommand() {
+        assertEquals(2, run());
+        assertTrue(err.toString().contains("a command is required"), err::toString);
+    }
+
+    @Test
+    void shouldExitWith2OnABadDuration() {
+        assertEquals(2, run("demo", "--duration", "soon"));
+        assertTrue(err.toString().contains("'soon' is not a duration"), err::toString);
+    }
+
+    @Test
+    void shouldRejectAnInvalidPolicyFileWithItsLineAndKey(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, "default_policy_family: standard\nuncached_isl_buckets:\n  - min_tokens: 0\n"
+            + "    bucket: all\npolicy_classes:\n  - name: standard_all\n    policy_family: standard\n"
+            + "    cache_bucket: all\n    quantum: 0\n");
+        assertEquals(2, run("config", "check", file.toString()));
+        assertEquals("sluice: " + file + ":9:5: policy_classes[0].quantum: quantum must be greater than zero\n",
+            err.toString());
+    }
+
+    @Test
+    void shouldNameTheUnlinkedClassifierType(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("classifier.yaml");
+        Files.writeString(file, "request_classifier:\n  type: acme-queue-budget\n  parameters:\n    max_wait_ms: 2000\n");
+        assertEquals(2, run("config", "check", file.toString()));
+        assertTrue(err.toString().contains("unknown request-classifier type \"acme-queue-budget\""), err::toString);
+    }
+
+    @Test
+    void shouldDescribeAValidFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("good.yaml");
+        Files.writeString(file, "default_policy_family: standard\nuncached_isl_buckets:\n  - min_tokens: 0\n"
+            + "    bucket: all\npolicy_classes:\n  - name: standard_all\n    policy_family: standard\n"
+            + "    cache_bucket: all\n    queue_policy: fcfs\n    quantum: 1\n    prefill_busy_threshold_frac: 1.0\n");
+        assertEquals(0, run("config", "check", file.toString()));
+        assertTrue(out.toString().contains("1. standard_all"), out::toString);
+        assertTrue(out.toString().endsWith(file + ": valid\n"), out::toString);
+    }
+
+    @Test
+    void shouldRunTheDemoAndEndEveryRequestExactlyOnce() {
+        PrintStream original = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        int code;
+        try {
+            code = run("demo", "--duration", "20s", "--seed", "7");
+        } finally {
+            System.setOut(original);
+        }
+        String text = captured.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, text);
+        assertTrue(text.contains("every request ended exactly once: yes"), text);
+        assertTrue(text.contains("deadline_exceeded (429)"), text);
+    }
+}
