@@ -8,8 +8,9 @@ import java.util.Arrays;
  * An intrusive binary min-heap over {@link QueueEntry} in {@link EntryOrder}; the entry keeps its slot in
  * {@link QueueEntry#heapIndex}, so removing any entry is O(log n) and nothing is boxed. The array only grows.
  *
- * <p>A lane is <em>parked</em> after its head was found undispatchable: the gate answer depends only on the class
- * and the worker, so asking again before the worker's state changes would repeat the same answer.
+ * <p>An exact lane is <em>parked</em> after its head was found undispatchable: the gate answer depends only on the
+ * class and the worker, so asking again before the worker's state changes would repeat the same answer. (The shared
+ * lane's parked state lives in {@link ReadyClasses}, so one load change can unpark all of them at once.)
  *
  * <p>Owned by the scheduler thread; not thread-safe.
  */
@@ -20,6 +21,7 @@ final class Lane {
     final WorkerWithDpRank worker;
     /** The parked-lane list of {@link #worker}; {@code null} for the shared lane. */
     final WorkerLanes workerLanes;
+    /** Exact lanes only; while set the lane is out of the index and linked into {@link #workerLanes}. */
     boolean parked;
     /** Position in the class's {@link LaneIndex}, or -1. */
     int indexPos = -1;

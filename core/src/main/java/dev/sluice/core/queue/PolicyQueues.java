@@ -52,8 +52,12 @@ public final class PolicyQueues {
      * limit) accepts only when its lane is dispatchable now.
      *
      * @return {@code null} when queued, else the rejection.
+     * @throws IllegalStateException if the entry is already queued (a scheduler bug that would corrupt the heaps).
      */
     public QueueRejection enqueue(QueueEntry entry, int workerCount, DispatchGate gate) {
+        if (entry.heap != null) {
+            throw new IllegalStateException("entry is already queued");
+        }
         ClassQueue cq = classes[entry.classIndex()];
         PolicyClassSpec spec = cq.spec;
         if (spec.neverQueues()) {

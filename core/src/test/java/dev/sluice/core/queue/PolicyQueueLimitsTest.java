@@ -8,6 +8,7 @@ import static dev.sluice.core.queue.QueueFixtures.req;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.config.QueuePolicy;
@@ -104,6 +105,15 @@ class PolicyQueueLimitsTest {
         assertEquals(4, q.pendingCachedTokens(0));
         assertEquals("keep", poll(q, free));
         assertEquals(0, q.size());
+    }
+
+    @Test
+    void shouldRefuseToQueueAnEntryTwice() {
+        PolicyQueues q = new PolicyQueues(profile(limited("a", QueuePolicy.FCFS, 1, null, null, null)));
+        QueueEntry entry = req("x", 0).build();
+        q.enqueue(entry, 1, free);
+        assertThrows(IllegalStateException.class, () -> q.enqueue(entry, 1, free));
+        assertEquals(1, q.size());
     }
 
     @Test

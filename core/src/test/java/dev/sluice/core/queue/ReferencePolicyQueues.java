@@ -121,8 +121,9 @@ final class ReferencePolicyQueues {
             rounds = rounds == null || r.compareTo(rounds) < 0 ? r : rounds;
         }
         for (int c : candidates) {
-            BigInteger add = rounds.multiply(BigInteger.valueOf(specs[c].quantum())).add(BigInteger.valueOf(deficit[c]));
-            deficit[c] = add.bitLength() >= 64 ? Long.MAX_VALUE : add.longValue();
+            BigInteger sum = rounds.multiply(BigInteger.valueOf(specs[c].quantum()))
+                .add(BigInteger.valueOf(deficit[c]));
+            deficit[c] = sum.bitLength() >= 64 ? Long.MAX_VALUE : sum.longValue();
         }
         for (int c : candidates) {
             QueueEntry head = dispatchableHead(c, gate);
