@@ -21,10 +21,13 @@ public abstract class QueueEntry {
     private long enqueuedAt;
     private WorkerWithDpRank lane;
 
-    // Queue bookkeeping, owned by PolicyQueues.
+    // Queue bookkeeping, owned by PolicyQueues: enqueue order, the FCFS/WSPT key fixed at enqueue (EntryOrder),
+    // the position in the lane heap and in the deadline heap, and the lane holding the entry (null when not queued).
     long sequence;
+    long orderKey;
     int heapIndex = -1;
-    Object heap;
+    int dueIndex = -1;
+    Lane heap;
 
     /**
      * Takes the queue snapshot; call before {@link PolicyQueues#enqueue}.

@@ -6,6 +6,14 @@
  *                                                                           shared lane | one lane per pinned worker
  *   dispatch: DRR across classes (quantum in cost tokens) ─▶ best dispatchable lane head ─▶ worker selection
  *             inside a class: strict priority ▸ earliest due_at ▸ fcfs|wspt score ▸ arrival
+ *
+ *   PolicyQueues ─┬─ ClassQueue[]  (ring order) ─┬─ Lane shared            intrusive heap of QueueEntry
+ *                 │                              ├─ Lane per pinned worker  (Object2ObjectHashMap by worker)
+ *                 │                              └─ LaneIndex               unparked exact lanes by head
+ *                 ├─ ReadyClasses   bit sets: which classes a DRR pass visits
+ *                 ├─ LaneParking    worker ─▶ WorkerLanes (its parked exact lanes); onWorkerChanged/onLoadChanged
+ *                 ├─ DeficitRoundRobin  carried class, ring pass, bounded fast-forward
+ *                 └─ DeadlineIndex  min-heap on due_at: sweeps cost O(expired · log n)
  * </pre>
  */
 package dev.sluice.core.queue;
