@@ -234,9 +234,19 @@ final class AdmissionFlow implements Timers.Expiry {
         return dispatched;
     }
 
-    /** Marks that dispatchability may have changed (worker joined, left or reported load). */
+    /** Workers joined, left or changed settings: every parked lane must be asked again. */
     void workersChanged() {
+        queues.onLoadChanged();
         dispatchNeeded = true;
+    }
+
+    /** Releases the request's booking and lets lanes parked on its worker be asked again. */
+    private void release(LiveRequest request) {
+        WorkerState worker = request.bookedWorker;
+        WorkerTable.release(request);
+        if (worker != null) {
+            queues.onWorkerChanged(worker.id);
+        }
     }
 
     private int dispatch() {
@@ -252,6 +262,7 @@ final class AdmissionFlow implements Timers.Expiry {
                 continue;
             }
             WorkerTable.book(request, worker);
+            queues.onWorkerChanged(worker.id);
             request.phase = LifecyclePhase.SENT;
             stats.dispatched++;
             dispatched++;
@@ -273,6 +284,7 @@ final class AdmissionFlow implements Timers.Expiry {
         }
         request.phase = LifecyclePhase.RESPONDING;
         WorkerTable.prefillDone(request);
+        queues.onWorkerChanged(request.lastWorker);
         if (host.observesEvents()) {
             host.deliver(new ClassifyEvent.Responding(request.requestId(), request.lastWorker));
         }
@@ -320,7 +332,7 @@ final class AdmissionFlow implements Timers.Expiry {
         if (request.phase != LifecyclePhase.SENT && request.phase != LifecyclePhase.RESPONDING) {
             return;
         }
-        WorkerTable.release(request);
+        release(request);
         request.phase = LifecyclePhase.REGISTERED;
         stats.retried++;
         dispatchNeeded = true;
@@ -342,7 +354,7 @@ final class AdmissionFlow implements Timers.Expiry {
     }
 
     private void terminate(LiveRequest request, boolean completed, Throwable cause) {
-        WorkerTable.release(request);
+        release(request);
         timers.cancel(request);
         RequestWakeup wakeup = request.existingWakeup();
         if (wakeup != null) {
