@@ -24,6 +24,13 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "Workload seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--router-policy-config", paramLabel = "FILE",
+        description = "Router-policy YAML (default: $DYN_ROUTER_POLICY_CONFIG, else the bundled demo policy).")
+    java.nio.file.Path policyFile;
+
+    @Option(names = "--plugin-path", paramLabel = "DIR", description = "Directories of plugin jars to link.")
+    java.util.List<java.nio.file.Path> pluginPath = new java.util.ArrayList<>();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -37,8 +44,15 @@ final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--duration must be more than 0 and at most 1h, was " + duration);
         }
-        boolean balanced = InProcessDemo.run(new InProcessDemo.Settings(duration.toNanos(), workers, seed),
-            System.out);
+        PolicySource.Loaded policy;
+        try {
+            policy = PolicySource.load(policyFile, pluginPath);
+        } catch (PolicySource.StartupException e) {
+            spec.commandLine().getErr().println("sluice: " + e.getMessage());
+            return 2;
+        }
+        boolean balanced = InProcessDemo.run(new InProcessDemo.Settings(duration.toNanos(), workers, seed,
+            policy.config(), policy.classifier()), System.out);
         return balanced ? 0 : 1;
     }
 }

@@ -13,6 +13,7 @@ final class DemoReport {
     final Histogram queueWaitMs = FleetSimulation.histogram();
     final Histogram ttftMs = FleetSimulation.histogram();
     final Map<String, Long> rejections = new TreeMap<>();
+    final Map<String, ClassLine> byClass = new java.util.LinkedHashMap<>();
     long arrived;
     long completed;
     long clientsLeft;
@@ -21,8 +22,25 @@ final class DemoReport {
     RouterStatistics stats;
     private final int overloadStatus = OverloadStatus.DEFAULT;
 
+    /** One policy class's share of the run. */
+    static final class ClassLine {
+        final Histogram queueWaitMs = FleetSimulation.histogram();
+        long arrived;
+        long dispatched;
+        long rejected;
+    }
+
+    ClassLine forClass(String name) {
+        return byClass.computeIfAbsent(name, n -> new ClassLine());
+    }
+
     void rejection(AdmissionError error) {
         rejections.merge(error.reason() + " (" + error.httpStatus(overloadStatus) + ")", 1L, Long::sum);
+    }
+
+    /** Every request ended exactly once and no lifecycle is left. */
+    boolean balanced() {
+        return stats.live() == 0 && arrived == completed + rejected() + clientsLeftAfterDispatch();
     }
 
     long rejected() {
@@ -44,7 +62,13 @@ final class DemoReport {
         out.printf("  TTFT         p50 %d ms, p99 %d ms, max %d ms%n", ttftMs.getValueAtPercentile(50),
             ttftMs.getValueAtPercentile(99), ttftMs.getMaxValue());
         out.printf("  throughput   %.1f completed requests/s%n", completed / Math.max(1e-9, simulatedS));
-        boolean balanced = arrived == completed + rejected() + clientsLeftAfterDispatch() && stats.live() == 0;
+        out.println("  per class    (class resolved from the request's header and uncached tokens)");
+        out.printf("                 %-20s %8s %10s %8s %14s %14s%n", "class", "arrived", "dispatched", "rejected",
+            "wait p50 ms", "wait p99 ms");
+        byClass.forEach((name, line) -> out.printf("                 %-20s %8d %10d %8d %14d %14d%n", name,
+            line.arrived, line.dispatched, line.rejected, line.queueWaitMs.getValueAtPercentile(50),
+            line.queueWaitMs.getValueAtPercentile(99)));
+        boolean balanced = balanced();
         out.printf("  accounting   every request ended exactly once: %s (live lifecycles left: %d)%n",
             balanced ? "yes" : "NO", stats.live());
     }

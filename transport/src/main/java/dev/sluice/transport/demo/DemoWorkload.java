@@ -47,7 +47,7 @@ final class DemoWorkload {
             while (at < shape.durationNs()) {
                 SessionContext session = SessionContext.of("agent-" + s);
                 AdmissionRequest request = AdmissionRequest.builder("agent-" + s + "-turn-" + turn++)
-                    .inputTokens(1000 + 400L * turn).sessionContext(session).build();
+                    .inputTokens(600 + 300L * turn).sessionContext(session).policyClass("agent").build();
                 arrivals.add(new Arrival(at, request, 64 + random.nextInt(64), 0));
                 // Tool calls take 0.5-4 s; a quarter of the time the client sends the next turn early.
                 at += random.nextDouble() < 0.25 ? 200_000_000L : 500_000_000L + (long) (random.nextDouble() * 3.5e9);

@@ -2,6 +2,7 @@ package dev.sluice.transport.demo;
 
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.router.AdmissionListener;
 import dev.sluice.core.router.ModelRouter;
 import java.util.List;
@@ -41,9 +42,13 @@ final class FleetSimulation implements AdmissionListener {
     private final Long2ObjectHashMap<DemoWorkload.Arrival> byLifecycle = new Long2ObjectHashMap<>();
     private final Long2LongHashMap ingressAt = new Long2LongHashMap(-1);
     private final Long2LongHashMap firstTokenAt = new Long2LongHashMap(-1);
+    private final Long2ObjectHashMap<DemoReport.ClassLine> classOf = new Long2ObjectHashMap<>();
+    private final PolicyProfile profile;
     final DemoReport report = new DemoReport();
 
-    FleetSimulation(ModelRouter router, VirtualClock clock, Fleet fleet, List<DemoWorkload.Arrival> arrivals) {
+    FleetSimulation(ModelRouter router, VirtualClock clock, Fleet fleet, List<DemoWorkload.Arrival> arrivals,
+                    PolicyProfile profile) {
+        this.profile = profile;
         this.router = router;
         this.clock = clock;
         this.fleet = fleet;
@@ -84,6 +89,12 @@ final class FleetSimulation implements AdmissionListener {
                 long id = router.submit(arrival.request(), clock.nanoTime(), this);
                 byLifecycle.put(id, arrival);
                 ingressAt.put(id, clock.nanoTime());
+                // The demo fleet publishes no KV events, so the router sees every input token as uncached.
+                int classIndex = profile.resolveLenient(arrival.request().policyClass(),
+                    arrival.request().inputTokens());
+                DemoReport.ClassLine line = report.forClass(profile.classes().get(classIndex).name());
+                line.arrived++;
+                classOf.put(id, line);
                 if (arrival.leavesAfterNs() > 0) {
                     events.add(new Event(clock.nanoTime() + arrival.leavesAfterNs(), Kind.LEAVE, id, -1));
                 }
@@ -117,7 +128,13 @@ final class FleetSimulation implements AdmissionListener {
     public void onDispatched(long lifecycleId, WorkerWithDpRank worker) {
         DemoWorkload.Arrival arrival = byLifecycle.get(lifecycleId);
         long now = clock.nanoTime();
-        report.queueWaitMs.recordValue(toMs(now - ingressAt.get(lifecycleId)));
+        long waitMs = toMs(now - ingressAt.get(lifecycleId));
+        report.queueWaitMs.recordValue(waitMs);
+        DemoReport.ClassLine line = classOf.get(lifecycleId);
+        if (line != null) {
+            line.dispatched++;
+            line.queueWaitMs.recordValue(waitMs);
+        }
         if (arrival == null) {
             return;
         }
@@ -134,6 +151,10 @@ final class FleetSimulation implements AdmissionListener {
     public void onRejected(long lifecycleId, AdmissionError error) {
         byLifecycle.remove(lifecycleId);
         report.rejection(error);
+        DemoReport.ClassLine line = classOf.get(lifecycleId);
+        if (line != null) {
+            line.rejected++;
+        }
     }
 
     private void step() {

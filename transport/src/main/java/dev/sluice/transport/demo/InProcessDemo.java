@@ -1,6 +1,8 @@
 package dev.sluice.transport.demo;
 
 import dev.sluice.core.config.PolicyProfile;
+import dev.sluice.core.config.RouterPolicyConfig;
+import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
@@ -14,9 +16,18 @@ import java.util.OptionalDouble;
  * clock, then a summary.
  */
 public final class InProcessDemo {
-    /** The demo's settings. */
-    public record Settings(long durationNs, int workers, long seed) {
+    /**
+     * The demo's settings.
+     *
+     * @param policy     the router-policy file in force (the bundled one unless the user gave another).
+     * @param classifier the classifier factory the policy selects, or {@code null} for the demo's own.
+     */
+    public record Settings(long durationNs, int workers, long seed, RouterPolicyConfig policy,
+                           RequestClassifierFactory classifier) {
     }
+
+    /** The model name the demo's router serves (a policy file may give it a profile of its own). */
+    public static final String MODEL = "demo";
 
     private InProcessDemo() {
     }
@@ -34,28 +45,40 @@ public final class InProcessDemo {
         out.printf("  fleet        %d workers, max_num_batched_tokens %d, prefill %.0f tokens/s, decode %d ms/token%n",
             fleet.workers(), fleet.maxNumBatchedTokens(), fleet.prefillTokensPerSecond(),
             fleet.decodeNsPerToken() / 1_000_000);
-        out.println("  policy       class \"default\" (fcfs); requests queue while every worker's active prefill"
-            + " exceeds 1.0 x max_num_batched_tokens");
-        out.printf("  classifier   queue budget %d s from ingress; one turn per agent session, later turns park"
-            + " up to %d s%n", queueBudgetNs / 1_000_000_000L, parkBudgetNs / 1_000_000_000L);
+        PolicyProfile profile = settings.policy().profileFor(MODEL, OptionalDouble.of(1.0), QueuePolicy.FCFS);
+        out.printf("  policy       %s: classes %s%n", settings.policy().source(), classNames(profile));
+        if (settings.classifier() == null) {
+            out.printf("  classifier   queue budget %d s from ingress; one turn per agent session, later turns park"
+                + " up to %d s%n", queueBudgetNs / 1_000_000_000L, parkBudgetNs / 1_000_000_000L);
+        } else {
+            out.printf("  classifier   %s (from the policy file)%n",
+                settings.policy().requestClassifier().orElseThrow().type());
+        }
         out.printf("  workload     %d requests over %.0f s: chat %.0f/s, %d agent sessions, x%.0f burst from %.0f s"
                 + " to %.0f s, %.0f%% of chat clients leave after 1 s (seed %d)%n",
             arrivals.size(), shape.durationNs() / 1e9, shape.chatPerSecond(), shape.sessions(), shape.burstFactor(),
             shape.burstStartNs() / 1e9, shape.burstEndNs() / 1e9, shape.leaveFraction() * 100, shape.seed());
 
         VirtualClock clock = new VirtualClock();
-        RouterContext context = new RouterContext().model("demo").clock(clock)
-            .profile(PolicyProfile.synthetic(OptionalDouble.of(1.0), QueuePolicy.FCFS))
-            .classifierFactory(c -> new SessionTurnClassifier(queueBudgetNs, parkBudgetNs));
+        RouterContext context = new RouterContext().model(MODEL).clock(clock).profile(profile)
+            .classifierFactory(settings.classifier() != null ? settings.classifier()
+                : c -> new SessionTurnClassifier(queueBudgetNs, parkBudgetNs));
         long start = System.nanoTime();
         DemoReport report;
         try (ModelRouter router = ModelRouter.manual(context)) {
-            report = new FleetSimulation(router, clock, fleet, arrivals).run(settings.durationNs());
+            report = new FleetSimulation(router, clock, fleet, arrivals, profile).run(settings.durationNs());
         }
         report.wallNs = System.nanoTime() - start;
         out.println();
         report.print(out);
-        return report.stats.live() == 0
-            && report.arrived == report.completed + report.rejected() + report.clientsLeftAfterDispatch();
+        return report.balanced();
+    }
+
+    private static String classNames(PolicyProfile profile) {
+        StringBuilder names = new StringBuilder();
+        for (var spec : profile.classes()) {
+            names.append(names.isEmpty() ? "" : ", ").append(spec.name());
+        }
+        return names.toString();
     }
 }

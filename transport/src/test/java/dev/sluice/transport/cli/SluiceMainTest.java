@@ -85,6 +85,14 @@ class SluiceMainTest {
     }
 
     @Test
+    void shouldRefuseToStartTheDemoWithABadPolicyFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, "default_policy_family: x\nuncached_isl_buckets: []\npolicy_classes: []\n");
+        assertEquals(2, run("demo", "--router-policy-config", file.toString()));
+        assertTrue(err.toString().startsWith("sluice: " + file + ":2:"), err::toString);
+    }
+
+    @Test
     void shouldRunTheDemoAndEndEveryRequestExactlyOnce() {
         PrintStream original = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
@@ -99,5 +107,6 @@ class SluiceMainTest {
         assertEquals(0, code, text);
         assertTrue(text.contains("every request ended exactly once: yes"), text);
         assertTrue(text.contains("deadline_exceeded (429)"), text);
+        assertTrue(text.contains("agent_long"), text);
     }
 }
