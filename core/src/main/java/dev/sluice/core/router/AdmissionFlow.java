@@ -62,7 +62,8 @@ final class AdmissionFlow implements Timers.Expiry {
 
     /** A registered request: classify it (or reuse the cached classification of a retry). */
     void classify(LiveRequest request) {
-        if (request.classified) {
+        if (request.classified || host.passThrough()) {
+            request.classified = true;
             enqueue(request);
             return;
         }

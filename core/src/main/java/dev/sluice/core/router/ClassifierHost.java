@@ -11,24 +11,31 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the model's classifier on the scheduler thread and contains its failures: an exception from
  * {@code classify} becomes that request's failure; one from {@code onEvent} is counted and logged, and delivery
- * goes on. Events are built only if the classifier overrides {@code onEvent}, so a pass-through router allocates
- * none. Owned by the scheduler thread; not thread-safe.
+ * goes on. A classifier that keeps the default {@code classify} is not called (the default admits unchanged), and
+ * events are built only if it overrides {@code onEvent}: a pass-through router allocates nothing per request. Owned by the scheduler thread; not thread-safe.
  */
 final class ClassifierHost {
     private static final Logger LOG = LoggerFactory.getLogger(ClassifierHost.class);
 
     private final RequestClassifier classifier;
+    private final boolean passThrough;
     private final boolean observesEvents;
     long classifyFailures;
     long eventFailures;
 
     ClassifierHost(RequestClassifier classifier) {
         this.classifier = classifier;
-        this.observesEvents = overridesOnEvent(classifier);
+        this.passThrough = !overrides(classifier, "classify", dev.sluice.core.api.ClassifyRequest.class);
+        this.observesEvents = overrides(classifier, "onEvent", ClassifyEvent.class);
     }
 
     RequestClassifier classifier() {
         return classifier;
+    }
+
+    /** True when the classifier keeps the default {@code classify}: every request is admitted unchanged. */
+    boolean passThrough() {
+        return passThrough;
     }
 
     /** True when lifecycle events must be built and delivered. */
@@ -61,14 +68,9 @@ final class ClassifierHost {
     record Failure(Throwable cause) {
     }
 
-    /** Checks the decision type so that callers need no cast on the happy path. */
-    static boolean isDecision(Object outcome) {
-        return outcome instanceof Classification;
-    }
-
-    private static boolean overridesOnEvent(RequestClassifier classifier) {
+    private static boolean overrides(RequestClassifier classifier, String name, Class<?> parameter) {
         try {
-            Method method = classifier.getClass().getMethod("onEvent", ClassifyEvent.class);
+            Method method = classifier.getClass().getMethod(name, parameter);
             return method.getDeclaringClass() != RequestClassifier.class;
         } catch (NoSuchMethodException e) {
             return true;
