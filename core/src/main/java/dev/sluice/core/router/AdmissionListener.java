@@ -18,7 +18,7 @@ public interface AdmissionListener {
     void onDispatched(long lifecycleId, WorkerWithDpRank worker);
 
     /** The request will not be served: answer {@code error}'s status and public message. */
-    void onRejected(long lifecycleId, dev.sluice.core.api.AdmissionError error);
+    void onRejected(long lifecycleId, AdmissionError error);
 
     /** Convenience for lambdas: {@code AdmissionListener.of((id, w) -> ..., (id, e) -> ...)}. */
     static AdmissionListener of(java.util.function.ObjLongConsumer<WorkerWithDpRank> dispatched,

@@ -28,6 +28,15 @@ final class DemoCommand implements Callable<Integer> {
         description = "Router-policy YAML (default: $DYN_ROUTER_POLICY_CONFIG, else the bundled demo policy).")
     java.nio.file.Path policyFile;
 
+    @Option(names = "--router-queue-threshold", paramLabel = "FRAC",
+        description = "Busy threshold (fraction of max_num_batched_tokens) for a model without a policy profile; "
+            + "unset: such a model never queues.")
+    Double queueThreshold;
+
+    @Option(names = "--router-queue-policy", paramLabel = "POLICY", defaultValue = "fcfs",
+        description = "Queue policy for a model without a policy profile: fcfs or wspt (default: ${DEFAULT-VALUE}).")
+    dev.sluice.core.config.QueuePolicy queuePolicy;
+
     @Option(names = "--plugin-path", paramLabel = "DIR", description = "Directories of plugin jars to link.")
     java.util.List<java.nio.file.Path> pluginPath = new java.util.ArrayList<>();
 
@@ -44,6 +53,10 @@ final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--duration must be more than 0 and at most 1h, was " + duration);
         }
+        if (queueThreshold != null && (!Double.isFinite(queueThreshold) || queueThreshold < 0)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--router-queue-threshold must be finite and non-negative, was " + queueThreshold);
+        }
         PolicySource.Loaded policy;
         try {
             policy = PolicySource.load(policyFile, pluginPath);
@@ -52,7 +65,8 @@ final class DemoCommand implements Callable<Integer> {
             return 2;
         }
         boolean balanced = InProcessDemo.run(new InProcessDemo.Settings(duration.toNanos(), workers, seed,
-            policy.config(), policy.classifier()), System.out);
+            policy.config(), policy.classifier(), queueThreshold == null ? java.util.OptionalDouble.empty()
+                : java.util.OptionalDouble.of(queueThreshold), queuePolicy), System.out);
         return balanced ? 0 : 1;
     }
 }

@@ -21,9 +21,12 @@ public final class InProcessDemo {
      *
      * @param policy     the router-policy file in force (the bundled one unless the user gave another).
      * @param classifier the classifier factory the policy selects, or {@code null} for the demo's own.
+     * @param fallbackThreshold {@code --router-queue-threshold}, for a policy without a profile for the model.
+     * @param fallbackPolicy    {@code --router-queue-policy}, likewise.
      */
     public record Settings(long durationNs, int workers, long seed, RouterPolicyConfig policy,
-                           RequestClassifierFactory classifier) {
+                           RequestClassifierFactory classifier, OptionalDouble fallbackThreshold,
+                           QueuePolicy fallbackPolicy) {
     }
 
     /** The model name the demo's router serves (a policy file may give it a profile of its own). */
@@ -45,7 +48,8 @@ public final class InProcessDemo {
         out.printf("  fleet        %d workers, max_num_batched_tokens %d, prefill %.0f tokens/s, decode %d ms/token%n",
             fleet.workers(), fleet.maxNumBatchedTokens(), fleet.prefillTokensPerSecond(),
             fleet.decodeNsPerToken() / 1_000_000);
-        PolicyProfile profile = settings.policy().profileFor(MODEL, OptionalDouble.of(1.0), QueuePolicy.FCFS);
+        PolicyProfile profile = settings.policy().profileFor(MODEL, settings.fallbackThreshold(),
+            settings.fallbackPolicy());
         out.printf("  policy       %s: classes %s%n", settings.policy().source(), classNames(profile));
         if (settings.classifier() == null) {
             out.printf("  classifier   queue budget %d s from ingress; one turn per agent session, later turns park"
