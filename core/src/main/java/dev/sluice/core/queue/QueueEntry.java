@@ -56,6 +56,17 @@ public abstract class QueueEntry {
         this.lane = lane;
     }
 
+    /** Forgets the previous snapshot of a reused record; not while queued. */
+    protected final void clearQueueSnapshot() {
+        if (heap != null) {
+            throw new IllegalStateException("the queue snapshot is immutable while queued");
+        }
+        classIndex = -1;
+        rawIslTokens = 0;
+        cachedTokens = 0;
+        costTokens = 1;
+    }
+
     /**
      * Sets the deadline before the entry is queued (a classifier's {@code setDueAt}); while queued the snapshot is
      * immutable.

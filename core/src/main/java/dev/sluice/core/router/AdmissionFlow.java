@@ -35,12 +35,14 @@ final class AdmissionFlow implements Timers.Expiry {
     private final Deferrals deferrals;
     private final RouterStats stats;
     private final PolicyProfile profile;
+    private final SchedulerObserver observer;
     private final ExpiredSink expiredSink = this::onQueueExpired;
     private long nowNs;
     private boolean dispatchNeeded;
 
     AdmissionFlow(ClassifierHost host, LifecycleTable lifecycles, PolicyQueues queues, WorkerTable workers,
-                  Deferrals deferrals, RouterStats stats, long startNs) {
+                  Deferrals deferrals, RouterStats stats, SchedulerObserver observer, long startNs) {
+        this.observer = observer;
         this.host = host;
         this.lifecycles = lifecycles;
         this.queues = queues;
@@ -62,8 +64,13 @@ final class AdmissionFlow implements Timers.Expiry {
 
     /** A registered request: classify it (or reuse the cached classification of a retry). */
     void classify(LiveRequest request) {
-        if (request.classified || host.passThrough()) {
+        if (request.classified) {
+            enqueue(request);
+            return;
+        }
+        if (host.passThrough()) {
             request.classified = true;
+            observer.onClassified(nowNs, request, Classification.Kind.ADMIT);
             enqueue(request);
             return;
         }
@@ -86,6 +93,7 @@ final class AdmissionFlow implements Timers.Expiry {
             fail(request, Rejections.replacedRequest());
             return;
         }
+        observer.onClassified(nowNs, request, decision.kind());
         switch (decision.kind()) {
             case ADMIT -> {
                 request.classified = true;
@@ -130,6 +138,12 @@ final class AdmissionFlow implements Timers.Expiry {
             return;
         }
         timers.cancel(request);
+        decideParked(request, rejection);
+    }
+
+    private void decideParked(LiveRequest request, AdmissionError rejection) {
+        observer.onClassified(nowNs, request, rejection != null ? Classification.Kind.REJECT
+            : Classification.Kind.ADMIT);
         if (rejection != null) {
             reject(request, rejection);
         } else {
@@ -154,14 +168,8 @@ final class AdmissionFlow implements Timers.Expiry {
     @Override
     public void onDeadline(LiveRequest request, long now) {
         if (request.phase == LifecyclePhase.PARKED) {
-            AdmissionError timeout = request.parkTimeout;
             request.existingWakeup().close();
-            if (timeout != null) {
-                reject(request, timeout);
-            } else {
-                request.classified = true;
-                enqueue(request);
-            }
+            decideParked(request, request.parkTimeout);
         } else if (request.phase == LifecyclePhase.QUEUED && queues.remove(request)) {
             expireQueued(request);
         }
@@ -188,7 +196,7 @@ final class AdmissionFlow implements Timers.Expiry {
         long cached = Math.min(request.initialCachedTokens, raw);
         long uncached = raw - cached;
         int classIndex;
-        String override = request.classOverride();
+        String override = request.policyClassOverride();
         if (override != null) {
             classIndex = profile.resolveStrict(override, uncached);
             if (classIndex < 0) {
@@ -197,7 +205,7 @@ final class AdmissionFlow implements Timers.Expiry {
                 return;
             }
         } else {
-            classIndex = profile.resolveLenient(request.requestedClass(), uncached);
+            classIndex = profile.resolveLenient(request.requestedPolicyClass(), uncached);
         }
         if (request.dueAt() <= nowNs) {
             stats.expired++;
@@ -215,6 +223,7 @@ final class AdmissionFlow implements Timers.Expiry {
         }
         request.phase = LifecyclePhase.QUEUED;
         stats.admitted++;
+        observer.onEnqueued(nowNs, request, profile.classes().get(classIndex));
         if (request.dueAt() != ClassifyRequest.NO_DEADLINE) {
             timers.schedule(request, request.dueAt());
         }
@@ -266,6 +275,7 @@ final class AdmissionFlow implements Timers.Expiry {
             queues.onWorkerChanged(worker.id);
             request.phase = LifecyclePhase.SENT;
             stats.dispatched++;
+            observer.onDispatched(nowNs, request, worker.id);
             dispatched++;
             if (!lifecycles.notifyDispatched(request, worker)) {
                 abort(request, null);
@@ -284,6 +294,7 @@ final class AdmissionFlow implements Timers.Expiry {
             return;
         }
         request.phase = LifecyclePhase.RESPONDING;
+        observer.onResponding(nowNs, request);
         WorkerTable.prefillDone(request);
         queues.onWorkerChanged(request.lastWorker);
         if (host.observesEvents()) {
@@ -300,6 +311,7 @@ final class AdmissionFlow implements Timers.Expiry {
             return;
         }
         stats.completed++;
+        observer.onCompleted(nowNs, request, request.reportedContextTokens());
         terminate(request, true, null);
     }
 
@@ -325,6 +337,7 @@ final class AdmissionFlow implements Timers.Expiry {
             }
         }
         stats.aborted++;
+        observer.onAborted(nowNs, request, cause);
         terminate(request, false, cause);
     }
 
@@ -336,6 +349,7 @@ final class AdmissionFlow implements Timers.Expiry {
         release(request);
         request.phase = LifecyclePhase.REGISTERED;
         stats.retried++;
+        observer.onRetried(nowNs, request);
         dispatchNeeded = true;
         classify(request);
     }
@@ -343,6 +357,7 @@ final class AdmissionFlow implements Timers.Expiry {
     /** Rejects before dispatch: the handler gets the error, the classifier one {@code Aborted} carrying it. */
     void reject(LiveRequest request, AdmissionError error) {
         stats.rejected++;
+        observer.onRejected(nowNs, request, error);
         lifecycles.notifyRejected(request, error);
         terminate(request, false, error);
     }

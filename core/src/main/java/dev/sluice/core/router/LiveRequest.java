@@ -14,7 +14,7 @@ import dev.sluice.core.queue.QueueEntry;
  * <p>Owned by the scheduler thread; not thread-safe. While a continuation runs, that virtual thread may call the
  * {@link ClassifyRequest} methods; the scheduler reads the overrides only after the result is handed back.
  */
-final class LiveRequest extends QueueEntry implements ClassifyRequest {
+final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestView {
     long lifecycleId;
     LifecyclePhase phase = LifecyclePhase.TERMINAL;
     AdmissionListener listener;
@@ -69,6 +69,7 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest {
         priorityJumpIn = request.priorityJump();
         ingressAt = ingressAtNs;
         initialCachedTokens = 0;
+        clearQueueSnapshot();
         classOverride = null;
         presetDueAt(NO_DEADLINE);
         costOverride = 0;
@@ -103,14 +104,34 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest {
         parkTimeout = null;
     }
 
-    /** The class requested at ingress (header), ignoring overrides. */
-    String requestedClass() {
+    @Override
+    public long lifecycleId() {
+        return lifecycleId;
+    }
+
+    @Override
+    public String requestedPolicyClass() {
         return requestedClass;
     }
 
-    /** The classifier's class override, or {@code null}. */
-    String classOverride() {
+    @Override
+    public int requestedStrictPriority() {
+        return strictPriorityIn;
+    }
+
+    @Override
+    public double requestedPriorityJump() {
+        return priorityJumpIn;
+    }
+
+    @Override
+    public String policyClassOverride() {
         return classOverride;
+    }
+
+    /** The engine-reported context total, or -1 when none was reported. */
+    long reportedContextTokens() {
+        return contextObserved ? contextTokens : -1;
     }
 
     /** Raises the running context total to at least {@code tokens} (an engine-reported absolute count). */
@@ -197,8 +218,8 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest {
         return Math.max(1, inputTokens - Math.min(initialCachedTokens, inputTokens));
     }
 
-    /** The classifier's cost override, or 0. */
-    long costOverride() {
+    @Override
+    public long costOverride() {
         return costOverride;
     }
 

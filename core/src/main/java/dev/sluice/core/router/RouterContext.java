@@ -28,6 +28,7 @@ public final class RouterContext {
     private int overloadStatus = OverloadStatus.DEFAULT;
     private IdleStrategy idleStrategy = new BackoffIdleStrategy();
     private int eventsPerDutyCycle = 256;
+    private SchedulerObserver observer = SchedulerObserver.NONE;
 
     public RouterContext model(String name) {
         this.model = Objects.requireNonNull(name, "model");
@@ -136,6 +137,16 @@ public final class RouterContext {
 
     public int eventsPerDutyCycle() {
         return eventsPerDutyCycle;
+    }
+
+    /** Sees every input and decision on the scheduler thread (journal, metrics). */
+    public RouterContext observer(SchedulerObserver schedulerObserver) {
+        this.observer = Objects.requireNonNull(schedulerObserver, "observer");
+        return this;
+    }
+
+    public SchedulerObserver observer() {
+        return observer;
     }
 
     void conclude() {

@@ -35,6 +35,7 @@ final class SchedulerAgent implements Agent {
     private final AdmissionFlow flow;
     private final ClassifierHost host;
     private final RouterStats stats;
+    private final GuardedObserver observer;
     private int eventsThisCycle;
     private long nowNs;
 
@@ -53,7 +54,8 @@ final class SchedulerAgent implements Agent {
         this.lifecycles = new LifecycleTable(signals, stats, context.maxLiveRequests());
         this.queues = new PolicyQueues(context.profile());
         this.deferrals = new Deferrals(signals, context.maxDeferrals());
-        this.flow = new AdmissionFlow(host, lifecycles, queues, workers, deferrals, stats, nowNs);
+        this.observer = new GuardedObserver(context.observer());
+        this.flow = new AdmissionFlow(host, lifecycles, queues, workers, deferrals, stats, observer, nowNs);
         this.timers = flow.timers();
     }
 
@@ -105,10 +107,13 @@ final class SchedulerAgent implements Agent {
             case ARRIVE -> arrive(event);
             case WORKER_JOIN -> {
                 workers.join(event.worker, event.value, event.totalKvBlocks);
+                observer.onWorkerJoined(nowNs, event.worker, event.value, event.totalKvBlocks);
                 flow.workersChanged();
             }
             case WORKER_LEAVE -> {
-                workers.leave(event.worker);
+                if (workers.leave(event.worker)) {
+                    observer.onWorkerLeft(nowNs, event.worker);
+                }
                 flow.workersChanged();
             }
             default -> lifecycle(event);
@@ -119,17 +124,16 @@ final class SchedulerAgent implements Agent {
         AdmissionRequest request = event.request;
         AdmissionListener listener = event.listener;
         if (lifecycles.isLive(request.requestId())) {
-            stats.rejected++;
-            notify(listener, event.lifecycleId, Rejections.DUPLICATE_ID);
+            refuse(event, Rejections.DUPLICATE_ID);
             return;
         }
         if (lifecycles.isFull()) {
-            stats.rejected++;
-            notify(listener, event.lifecycleId, Rejections.TOO_MANY_LIVE);
+            refuse(event, Rejections.TOO_MANY_LIVE);
             return;
         }
         stats.arrived++;
         LiveRequest record = lifecycles.register(event.lifecycleId, request, event.time, listener);
+        observer.onArrived(nowNs, record);
         flow.classify(record);
     }
 
@@ -180,9 +184,11 @@ final class SchedulerAgent implements Agent {
         }
     }
 
-    private void notify(AdmissionListener listener, long lifecycleId, AdmissionError error) {
+    private void refuse(IngressEvent event, AdmissionError error) {
+        stats.rejected++;
+        observer.onRefused(nowNs, event.lifecycleId, event.request, error);
         try {
-            listener.onRejected(lifecycleId, error);
+            event.listener.onRejected(event.lifecycleId, error);
         } catch (RuntimeException e) {
             stats.listenerFailures++;
         }
