@@ -24,36 +24,39 @@ public final class AdmissionError extends Exception {
     private final String publicMessage;
     private final String diagnostic;
     private final int statusOverride;
+    private final long retryAfterNanos;
 
     private AdmissionError(ErrorClass errorClass, String reason, String publicMessage, String diagnostic,
-                           int statusOverride, Throwable cause) {
+                           int statusOverride, long retryAfterNanos, Throwable cause) {
         super(diagnostic != null ? diagnostic : publicMessage, cause, false, false);
         this.errorClass = Objects.requireNonNull(errorClass, "errorClass");
         this.reason = Objects.requireNonNull(reason, "reason");
         this.publicMessage = Objects.requireNonNull(publicMessage, "publicMessage");
         this.diagnostic = diagnostic;
         this.statusOverride = statusOverride;
+        this.retryAfterNanos = retryAfterNanos;
     }
 
     /** An error of this class with the class's default public message and a reason named after the class. */
     public static AdmissionError of(ErrorClass errorClass) {
         return new AdmissionError(errorClass, errorClass.name().toLowerCase(java.util.Locale.ROOT),
-            errorClass.defaultMessage(), null, 0, null);
+            errorClass.defaultMessage(), null, 0, 0, null);
     }
 
     /** A copy with this client-safe message. */
     public AdmissionError publicMessage(String message) {
-        return new AdmissionError(errorClass, reason, message, diagnostic, statusOverride, getCause());
+        return new AdmissionError(errorClass, reason, message, diagnostic, statusOverride, retryAfterNanos, getCause());
     }
 
     /** A copy with this operator-only diagnostic (logs and journal, never the response). */
     public AdmissionError diagnostic(String text) {
-        return new AdmissionError(errorClass, reason, publicMessage, text, statusOverride, getCause());
+        return new AdmissionError(errorClass, reason, publicMessage, text, statusOverride, retryAfterNanos, getCause());
     }
 
     /** A copy with this machine-readable reason, e.g. {@code queue_budget_exhausted}; lower case, no spaces. */
     public AdmissionError reason(String slug) {
-        return new AdmissionError(errorClass, slug, publicMessage, diagnostic, statusOverride, getCause());
+        return new AdmissionError(errorClass, slug, publicMessage, diagnostic, statusOverride, retryAfterNanos,
+            getCause());
     }
 
     /** A copy that answers exactly this status whatever the class (the router's queue deadline answers 429). */
@@ -61,12 +64,31 @@ public final class AdmissionError extends Exception {
         if (httpStatus < 100 || httpStatus > 999) {
             throw new IllegalArgumentException("HTTP status must be 100..999, was " + httpStatus);
         }
-        return new AdmissionError(errorClass, reason, publicMessage, diagnostic, httpStatus, getCause());
+        return new AdmissionError(errorClass, reason, publicMessage, diagnostic, httpStatus, retryAfterNanos,
+            getCause());
+    }
+
+    /**
+     * A copy that tells the client when a retry may succeed (the {@code Retry-After} header, rounded up to whole
+     * seconds); 0 leaves it to the frontend's own estimate.
+     */
+    public AdmissionError retryAfter(java.time.Duration after) {
+        long nanos = after.toNanos();
+        if (nanos < 0) {
+            throw new IllegalArgumentException("retryAfter must not be negative, was " + after);
+        }
+        return new AdmissionError(errorClass, reason, publicMessage, diagnostic, statusOverride, nanos, getCause());
+    }
+
+    /** When a retry may succeed, in nanoseconds from the rejection; 0 when the error does not say. */
+    public long retryAfterNanos() {
+        return retryAfterNanos;
     }
 
     /** A copy that records the underlying failure (kept for operators, never shown to clients). */
     public AdmissionError causedBy(Throwable cause) {
-        return new AdmissionError(errorClass, reason, publicMessage, diagnostic, statusOverride, cause);
+        return new AdmissionError(errorClass, reason, publicMessage, diagnostic, statusOverride, retryAfterNanos,
+            cause);
     }
 
     public ErrorClass errorClass() {

@@ -19,6 +19,12 @@ public interface ClassifyRequest {
     /** Session metadata from the request's headers, or {@code null}. */
     SessionContext sessionContext();
 
+    /**
+     * The caller's tenant as the frontend established it (from a configured header or the API key, only from
+     * trusted sources when trust is configured), or {@code null}.
+     */
+    String tenant();
+
     /** Input size on the router's token basis (the same basis used for buckets, limits and DRR). */
     long inputTokens();
 

@@ -14,15 +14,23 @@ public final class RequestClassifierContext {
     private final int blockSize;
     private final Supplier<List<RequestClassifierWorker>> workers;
     private final NanoClock clock;
+    private final ClassifierTimers timers;
+
+    /** A context without periodic work (tasks given to {@link #timers()} never run): for unit tests. */
+    public RequestClassifierContext(String model, int blockSize, Supplier<List<RequestClassifierWorker>> workers,
+                                    NanoClock clock) {
+        this(model, blockSize, workers, clock, ClassifierTimers.NONE);
+    }
 
     /**
      * @param model     the model this router serves.
      * @param blockSize tokens per KV block in this router's hash domain.
      * @param workers   a non-blocking snapshot of the registered worker ranks; must not do I/O.
      * @param clock     the router's monotonic clock.
+     * @param timers    periodic work on the router's scheduler thread.
      */
     public RequestClassifierContext(String model, int blockSize, Supplier<List<RequestClassifierWorker>> workers,
-                                    NanoClock clock) {
+                                    NanoClock clock, ClassifierTimers timers) {
         this.model = Objects.requireNonNull(model, "model");
         if (blockSize <= 0) {
             throw new IllegalArgumentException("blockSize must be > 0, was " + blockSize);
@@ -30,6 +38,7 @@ public final class RequestClassifierContext {
         this.blockSize = blockSize;
         this.workers = Objects.requireNonNull(workers, "workers");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.timers = Objects.requireNonNull(timers, "timers");
     }
 
     public String model() {
@@ -48,6 +57,11 @@ public final class RequestClassifierContext {
     /** The router's monotonic clock, in nanoseconds; the same time base as {@link ClassifyRequest#ingressAt()}. */
     public NanoClock clock() {
         return clock;
+    }
+
+    /** Periodic work on the scheduler thread, e.g. a reconcile loop. */
+    public ClassifierTimers timers() {
+        return timers;
     }
 
     @Override

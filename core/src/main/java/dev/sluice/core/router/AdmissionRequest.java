@@ -16,6 +16,7 @@ public final class AdmissionRequest {
     private final WorkerWithDpRank pinnedWorker;
     private final int strictPriority;
     private final double priorityJump;
+    private final String tenant;
 
     private AdmissionRequest(Builder builder) {
         this.requestId = builder.requestId;
@@ -25,6 +26,7 @@ public final class AdmissionRequest {
         this.pinnedWorker = builder.pinnedWorker;
         this.strictPriority = builder.strictPriority;
         this.priorityJump = builder.priorityJump;
+        this.tenant = builder.tenant;
     }
 
     /** A builder for a request with this id (the {@code x-request-id}; lifecycle events carry it). */
@@ -66,6 +68,11 @@ public final class AdmissionRequest {
         return priorityJump;
     }
 
+    /** The caller's tenant as the frontend established it, or {@code null}. */
+    public String tenant() {
+        return tenant;
+    }
+
     @Override
     public String toString() {
         return "AdmissionRequest[" + requestId + ", " + inputTokens + " tokens"
@@ -82,6 +89,7 @@ public final class AdmissionRequest {
         private WorkerWithDpRank pinnedWorker;
         private int strictPriority;
         private double priorityJump;
+        private String tenant;
 
         private Builder(String requestId) {
             Objects.requireNonNull(requestId, "requestId");
@@ -124,6 +132,12 @@ public final class AdmissionRequest {
                 throw new IllegalArgumentException("priorityJump must be finite, was " + seconds);
             }
             this.priorityJump = seconds;
+            return this;
+        }
+
+        /** The caller's tenant (from a trusted header or the API key); {@code null} for none. */
+        public Builder tenant(String name) {
+            this.tenant = name;
             return this;
         }
 

@@ -23,6 +23,7 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     private long inputTokens;
     private String requestedClass;
     private SessionContext session;
+    private String tenant;
     private WorkerWithDpRank pinned;
     int strictPriorityIn;
     double priorityJumpIn;
@@ -64,6 +65,7 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
         inputTokens = request.inputTokens();
         requestedClass = request.policyClass();
         session = request.sessionContext();
+        tenant = request.tenant();
         pinned = request.pinnedWorker();
         strictPriorityIn = request.strictPriority();
         priorityJumpIn = request.priorityJump();
@@ -93,6 +95,7 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
         requestId = null;
         requestedClass = null;
         session = null;
+        tenant = null;
         pinned = null;
         classOverride = null;
         target = null;
@@ -180,6 +183,11 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     @Override
     public SessionContext sessionContext() {
         return session;
+    }
+
+    @Override
+    public String tenant() {
+        return tenant;
     }
 
     @Override

@@ -52,12 +52,13 @@ public final class ModelRouter implements AutoCloseable {
         this.arrivalReserve = context.ringSize() / 4;
         RouterSignals signals = new RouterSignals();
         WorkerTable workers = new WorkerTable();
+        PeriodicTasks periodic = new PeriodicTasks();
         RequestClassifierContext classifierContext = new RequestClassifierContext(context.model(),
-            context.blockSize(), workers::snapshot, context.clock());
+            context.blockSize(), workers::snapshot, context.clock(), periodic);
         this.classifier = context.classifierFactory() == null ? new RequestClassifier() { }
             : Objects.requireNonNull(context.classifierFactory().create(classifierContext),
                 "the request classifier factory returned null");
-        this.agent = new SchedulerAgent(context, ring, signals, new ClassifierHost(classifier), workers,
+        this.agent = new SchedulerAgent(context, ring, signals, new ClassifierHost(classifier), workers, periodic,
             new RouterStats());
         ErrorHandler errors = t -> LOG.error("scheduler of model {} failed a duty cycle", context.model(), t);
         if (ownThread) {

@@ -19,6 +19,9 @@ public interface RequestView {
 
     SessionContext sessionContext();
 
+    /** The caller's tenant, or {@code null}. */
+    String tenant();
+
     WorkerWithDpRank pinnedWorker();
 
     int requestedStrictPriority();

@@ -36,11 +36,13 @@ final class SchedulerAgent implements Agent {
     private final ClassifierHost host;
     private final RouterStats stats;
     private final GuardedObserver observer;
+    private final PeriodicTasks periodic;
     private int eventsThisCycle;
     private long nowNs;
 
     SchedulerAgent(RouterContext context, RingBuffer<IngressEvent> ring, RouterSignals signals, ClassifierHost host,
-                   WorkerTable workers, RouterStats stats) {
+                   WorkerTable workers, PeriodicTasks periodic, RouterStats stats) {
+        this.periodic = periodic;
         this.name = "sluice-scheduler-" + context.model();
         this.clock = context.clock();
         this.poller = ring.newPoller();
@@ -68,6 +70,7 @@ final class SchedulerAgent implements Agent {
         int work = eventsThisCycle;
         work += drainInbox();
         work += timers.poll(nowNs);
+        work += periodic.run(nowNs);
         work += flow.dispatchIfNeeded();
         return work;
     }
