@@ -42,6 +42,7 @@ public final class ModelRouter implements AutoCloseable {
     private final AgentRunner runner;
     private final AgentInvoker invoker;
     private final RequestClassifier classifier;
+    private final WakeableIdleStrategy idle;
     private volatile boolean closed;
 
     private ModelRouter(RouterContext context, boolean ownThread) {
@@ -50,7 +51,8 @@ public final class ModelRouter implements AutoCloseable {
         this.ring = RingBuffer.createMultiProducer(IngressEvent::new, context.ringSize(), new BusySpinWaitStrategy());
         // Arrivals stop while a quarter of the ring is left, so lifecycle messages always find a slot quickly.
         this.arrivalReserve = context.ringSize() / 4;
-        RouterSignals signals = new RouterSignals();
+        this.idle = new WakeableIdleStrategy(1_000_000L);
+        RouterSignals signals = new RouterSignals(idle::wake);
         WorkerTable workers = new WorkerTable();
         PeriodicTasks periodic = new PeriodicTasks();
         RequestClassifierContext classifierContext = new RequestClassifierContext(context.model(),
@@ -62,7 +64,9 @@ public final class ModelRouter implements AutoCloseable {
             new RouterStats());
         ErrorHandler errors = t -> LOG.error("scheduler of model {} failed a duty cycle", context.model(), t);
         if (ownThread) {
-            this.runner = new AgentRunner(context.idleStrategy(), errors, null, agent);
+            idle.pendingWork(agent::hasPendingWork);
+            this.runner = new AgentRunner(context.idleStrategy() != null ? context.idleStrategy() : idle, errors,
+                null, agent);
             this.invoker = null;
             AgentRunner.startOnThread(runner, r -> {
                 Thread thread = new Thread(r, agent.roleName());
@@ -143,6 +147,7 @@ public final class ModelRouter implements AutoCloseable {
         event.request = request;
         event.listener = listener;
         ring.publish(sequence);
+        idle.wake();
         return lifecycleId;
     }
 
@@ -198,6 +203,7 @@ public final class ModelRouter implements AutoCloseable {
         event.value = maxNumBatchedTokens;
         event.totalKvBlocks = Objects.requireNonNull(totalKvBlocks, "totalKvBlocks");
         ring.publish(sequence);
+        idle.wake();
     }
 
     /** A worker rank deregistered; requests running on it end as their lifecycle reports say. */
@@ -207,6 +213,7 @@ public final class ModelRouter implements AutoCloseable {
         event.type = IngressEvent.Type.WORKER_LEAVE;
         event.worker = Objects.requireNonNull(worker, "worker");
         ring.publish(sequence);
+        idle.wake();
     }
 
     /** A copy of the router's counters (approximate while the scheduler runs on its own thread). */
@@ -240,5 +247,6 @@ public final class ModelRouter implements AutoCloseable {
         event.value = value;
         event.cause = cause;
         ring.publish(sequence);
+        idle.wake();
     }
 }

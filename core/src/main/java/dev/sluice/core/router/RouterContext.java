@@ -7,7 +7,6 @@ import dev.sluice.core.spi.RequestClassifierFactory;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import org.agrona.BitUtil;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -26,7 +25,7 @@ public final class RouterContext {
     private int maxLiveRequests = 1 << 16;
     private int maxDeferrals = 100_000;
     private int overloadStatus = OverloadStatus.DEFAULT;
-    private IdleStrategy idleStrategy = new BackoffIdleStrategy();
+    private IdleStrategy idleStrategy;
     private int eventsPerDutyCycle = 256;
     private SchedulerObserver observer = SchedulerObserver.NONE;
 
@@ -119,12 +118,17 @@ public final class RouterContext {
         return overloadStatus;
     }
 
-    /** How the scheduler thread idles when there is no work. */
+    /**
+     * How the scheduler thread idles when there is no work. By default it spins, yields, then parks for at most a
+     * millisecond, and producers wake it when they hand it work; a strategy given here is used as it is (a
+     * busy-spin strategy trades a core for the lowest latency).
+     */
     public RouterContext idleStrategy(IdleStrategy strategy) {
         this.idleStrategy = Objects.requireNonNull(strategy, "idleStrategy");
         return this;
     }
 
+    /** The configured strategy, or {@code null} for the default wakeable one. */
     public IdleStrategy idleStrategy() {
         return idleStrategy;
     }
