@@ -127,6 +127,7 @@ final class AdmissionFlow implements Timers.Expiry {
         request.phase = LifecyclePhase.PARKED;
         request.parkTimeout = decision.error();
         stats.parked++;
+        stats.parkedNow++;
         if (decision.parkDeadline() != ClassifyRequest.NO_DEADLINE) {
             timers.schedule(request, decision.parkDeadline());
         }
@@ -139,6 +140,12 @@ final class AdmissionFlow implements Timers.Expiry {
         }
         timers.cancel(request);
         decideParked(request, rejection);
+    }
+
+    private void leaveParked(LiveRequest request) {
+        if (request.phase == LifecyclePhase.PARKED) {
+            stats.parkedNow--;
+        }
     }
 
     private void decideParked(LiveRequest request, AdmissionError rejection) {
@@ -221,9 +228,10 @@ final class AdmissionFlow implements Timers.Expiry {
             reject(request, Rejections.queueRejected(rejection));
             return;
         }
+        observer.onEnqueued(nowNs, request, profile.classes().get(classIndex));
+        leaveParked(request);
         request.phase = LifecyclePhase.QUEUED;
         stats.admitted++;
-        observer.onEnqueued(nowNs, request, profile.classes().get(classIndex));
         if (request.dueAt() != ClassifyRequest.NO_DEADLINE) {
             timers.schedule(request, request.dueAt());
         }
@@ -273,9 +281,9 @@ final class AdmissionFlow implements Timers.Expiry {
             }
             WorkerTable.book(request, worker);
             queues.onWorkerChanged(worker.id);
+            observer.onDispatched(nowNs, request, worker.id);
             request.phase = LifecyclePhase.SENT;
             stats.dispatched++;
-            observer.onDispatched(nowNs, request, worker.id);
             dispatched++;
             if (!lifecycles.notifyDispatched(request, worker)) {
                 abort(request, null);
@@ -293,8 +301,8 @@ final class AdmissionFlow implements Timers.Expiry {
         if (request.phase != LifecyclePhase.SENT) {
             return;
         }
-        request.phase = LifecyclePhase.RESPONDING;
         observer.onResponding(nowNs, request);
+        request.phase = LifecyclePhase.RESPONDING;
         WorkerTable.prefillDone(request);
         queues.onWorkerChanged(request.lastWorker);
         if (host.observesEvents()) {
@@ -346,10 +354,10 @@ final class AdmissionFlow implements Timers.Expiry {
         if (request.phase != LifecyclePhase.SENT && request.phase != LifecyclePhase.RESPONDING) {
             return;
         }
+        observer.onRetried(nowNs, request);
         release(request);
         request.phase = LifecyclePhase.REGISTERED;
         stats.retried++;
-        observer.onRetried(nowNs, request);
         dispatchNeeded = true;
         classify(request);
     }
@@ -376,6 +384,7 @@ final class AdmissionFlow implements Timers.Expiry {
         if (wakeup != null) {
             wakeup.close();
         }
+        leaveParked(request);
         request.phase = LifecyclePhase.TERMINAL;
         lifecycles.remove(request);
         if (host.observesEvents()) {

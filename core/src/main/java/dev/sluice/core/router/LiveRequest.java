@@ -113,6 +113,23 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     }
 
     @Override
+    public Stage stage() {
+        return switch (phase) {
+            case REGISTERED -> Stage.CLASSIFYING;
+            case DEFERRED, PARKED -> Stage.WAITING_IN_CLASSIFIER;
+            case QUEUED -> Stage.QUEUED;
+            case SENT -> Stage.DISPATCHED;
+            case RESPONDING -> Stage.RESPONDING;
+            case TERMINAL -> Stage.ENDED;
+        };
+    }
+
+    @Override
+    public WorkerWithDpRank worker() {
+        return lastWorker;
+    }
+
+    @Override
     public String requestedPolicyClass() {
         return requestedClass;
     }

@@ -13,6 +13,8 @@ final class RouterStats {
     long rejected;
     long deferred;
     long parked;
+    /** Requests parked right now. */
+    int parkedNow;
     long expired;
     long retried;
     long queueRejected;
@@ -23,6 +25,6 @@ final class RouterStats {
     RouterStatistics copy(int live, int queued, int deferralsRunning, long eventFailures) {
         return new RouterStatistics(arrived, admitted, dispatched, completed, aborted, rejected, deferred, parked,
             expired, retried, queueRejected, classifierFailures, eventFailures, listenerFailures, staleResults, live,
-            queued, deferralsRunning);
+            queued, deferralsRunning, parkedNow);
     }
 }
