@@ -36,6 +36,7 @@ final class AdmissionFlow implements Timers.Expiry {
     private final RouterStats stats;
     private final PolicyProfile profile;
     private final SchedulerObserver observer;
+    private final DrainRate drain;
     private final ExpiredSink expiredSink = this::onQueueExpired;
     private long nowNs;
     private boolean dispatchNeeded;
@@ -51,6 +52,7 @@ final class AdmissionFlow implements Timers.Expiry {
         this.deferrals = deferrals;
         this.stats = stats;
         this.profile = queues.profile();
+        this.drain = new DrainRate(profile.classes().size());
     }
 
     void now(long nanos) {
@@ -111,7 +113,7 @@ final class AdmissionFlow implements Timers.Expiry {
             return;
         }
         if (!deferrals.start(request, decision.continuation())) {
-            reject(request, Rejections.TOO_MANY_DEFERRALS);
+            reject(request, drain.stamp(Rejections.TOO_MANY_DEFERRALS, -1, 0));
             return;
         }
         stats.deferred++;
@@ -190,13 +192,14 @@ final class AdmissionFlow implements Timers.Expiry {
 
     private void expireQueued(LiveRequest request) {
         stats.expired++;
-        reject(request, Rejections.DEADLINE);
+        int classIndex = request.classIndex();
+        reject(request, drain.stamp(Rejections.DEADLINE, classIndex, queues.size(classIndex)));
     }
 
     /** Enqueues an admitted request with a fresh queue snapshot, then dispatches whatever can go. */
     void enqueue(LiveRequest request) {
         if (workers.count() == 0) {
-            reject(request, Rejections.NO_ENDPOINTS);
+            reject(request, drain.stamp(Rejections.NO_ENDPOINTS, -1, 0));
             return;
         }
         long raw = request.inputTokens();
@@ -216,7 +219,7 @@ final class AdmissionFlow implements Timers.Expiry {
         }
         if (request.dueAt() <= nowNs) {
             stats.expired++;
-            reject(request, Rejections.DEADLINE);
+            reject(request, drain.stamp(Rejections.DEADLINE, classIndex, queues.size(classIndex)));
             return;
         }
         long cost = request.costOverride() > 0 ? request.costOverride() : Math.max(1, uncached);
@@ -225,7 +228,7 @@ final class AdmissionFlow implements Timers.Expiry {
         QueueRejection rejection = queues.enqueue(request, workers.count(), workers);
         if (rejection != null) {
             stats.queueRejected++;
-            reject(request, Rejections.queueRejected(rejection));
+            reject(request, drain.stamp(Rejections.queueRejected(rejection), classIndex, queues.size(classIndex)));
             return;
         }
         observer.onEnqueued(nowNs, request, profile.classes().get(classIndex));
@@ -276,12 +279,13 @@ final class AdmissionFlow implements Timers.Expiry {
             PolicyClassSpec spec = profile.classes().get(request.classIndex());
             WorkerState worker = workers.select(request, spec);
             if (worker == null) {
-                reject(request, Rejections.NO_ENDPOINTS);
+                reject(request, drain.stamp(Rejections.NO_ENDPOINTS, -1, 0));
                 continue;
             }
             WorkerTable.book(request, worker);
             queues.onWorkerChanged(worker.id);
             observer.onDispatched(nowNs, request, worker.id);
+            drain.onDispatch(request.classIndex(), nowNs);
             request.phase = LifecyclePhase.SENT;
             stats.dispatched++;
             dispatched++;

@@ -3,6 +3,7 @@ package dev.sluice.core.router;
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.ErrorClass;
 import dev.sluice.core.queue.QueueRejection;
+import java.time.Duration;
 
 /**
  * The router's own typed rejections. Public messages are fixed texts; details go to the diagnostic. The shared
@@ -13,9 +14,10 @@ final class Rejections {
     static final String CLASSIFIER_FAILED_MESSAGE = "request classifier failed";
 
     static final AdmissionError INGRESS_FULL = AdmissionError.of(ErrorClass.CAPACITY_EXHAUSTED)
-        .reason("ingress_full").diagnostic("the router's ingress ring is full");
+        .reason("ingress_full").diagnostic("the router's ingress ring is full").retryAfter(Duration.ofSeconds(1));
     static final AdmissionError TOO_MANY_LIVE = AdmissionError.of(ErrorClass.CAPACITY_EXHAUSTED)
-        .reason("too_many_live_requests").diagnostic("the router's live-request limit is reached");
+        .reason("too_many_live_requests").diagnostic("the router's live-request limit is reached")
+        .retryAfter(Duration.ofSeconds(1));
     static final AdmissionError TOO_MANY_DEFERRALS = AdmissionError.of(ErrorClass.CAPACITY_EXHAUSTED)
         .reason("too_many_deferrals").diagnostic("the router's limit on deferred classifications is reached");
     static final AdmissionError DUPLICATE_ID = AdmissionError.of(ErrorClass.CONFLICT)
