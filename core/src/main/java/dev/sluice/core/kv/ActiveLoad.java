@@ -47,7 +47,11 @@ public final class ActiveLoad {
      * run and a binary search finds its end in O(log count) lookups.
      */
     public int newBlocks(long[] sequenceHashes, int count) {
-        int low = 0;
+        if (count == 0 || !blocks.containsKey(sequenceHashes[0])) {
+            // Most ranks share no prefix with a given request: one lookup settles them.
+            return count;
+        }
+        int low = 1;
         int high = count;
         while (low < high) {
             int mid = (low + high) >>> 1;
