@@ -76,6 +76,7 @@ final class AdmissionFlow implements Timers.Expiry {
             enqueue(request);
             return;
         }
+        request.initialCachedTokens = workers.cachedTokens(request);
         Object outcome = host.classify(request);
         if (outcome instanceof Classification decision) {
             apply(request, decision);
@@ -203,7 +204,8 @@ final class AdmissionFlow implements Timers.Expiry {
             return;
         }
         long raw = request.inputTokens();
-        long cached = Math.min(request.initialCachedTokens, raw);
+        // The cache estimate is taken afresh: a deferred or parked request may have waited long.
+        long cached = workers.cachedTokens(request);
         long uncached = raw - cached;
         int classIndex;
         String override = request.policyClassOverride();
@@ -264,7 +266,7 @@ final class AdmissionFlow implements Timers.Expiry {
     /** Releases the request's booking and lets lanes parked on its worker be asked again. */
     private void release(LiveRequest request) {
         WorkerState worker = request.bookedWorker;
-        WorkerTable.release(request);
+        workers.release(request);
         if (worker != null) {
             queues.onWorkerChanged(worker.id);
         }
@@ -277,12 +279,20 @@ final class AdmissionFlow implements Timers.Expiry {
             LiveRequest request = (LiveRequest) entry;
             timers.cancel(request);
             PolicyClassSpec spec = profile.classes().get(request.classIndex());
-            WorkerState worker = workers.select(request, spec);
+            WorkerState worker;
+            try {
+                worker = workers.select(request, spec);
+            } catch (RuntimeException e) {
+                stats.selectorFailures++;
+                lifecycles.logSanitized(request, Rejections.selectorFailed(e));
+                reject(request, Rejections.selectorFailed(e));
+                continue;
+            }
             if (worker == null) {
                 reject(request, drain.stamp(Rejections.NO_ENDPOINTS, -1, 0));
                 continue;
             }
-            WorkerTable.book(request, worker);
+            workers.book(request, worker);
             queues.onWorkerChanged(worker.id);
             observer.onDispatched(nowNs, request, worker.id);
             drain.onDispatch(request.classIndex(), nowNs);
@@ -307,7 +317,7 @@ final class AdmissionFlow implements Timers.Expiry {
         }
         observer.onResponding(nowNs, request);
         request.phase = LifecyclePhase.RESPONDING;
-        WorkerTable.prefillDone(request);
+        workers.prefillDone(request);
         queues.onWorkerChanged(request.lastWorker);
         if (host.observesEvents()) {
             host.deliver(new ClassifyEvent.Responding(request.requestId(), request.lastWorker));

@@ -6,8 +6,11 @@ import com.lmax.disruptor.RingBuffer;
 import dev.sluice.core.api.RequestClassifier;
 import dev.sluice.core.api.RequestClassifierContext;
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.kv.KvEvent;
+import dev.sluice.core.spi.WorkerSelectorContext;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentInvoker;
@@ -53,7 +56,9 @@ public final class ModelRouter implements AutoCloseable {
         this.arrivalReserve = context.ringSize() / 4;
         this.idle = new WakeableIdleStrategy(1_000_000L);
         RouterSignals signals = new RouterSignals(idle::wake);
-        WorkerTable workers = new WorkerTable();
+        WorkerTable workers = new WorkerTable(context.blockSize(), Objects.requireNonNull(context.workerSelector()
+            .create(new WorkerSelectorContext(context.model(), context.blockSize(),
+                new SplittableRandom(context.randomSeed()))), "the worker selector factory returned null"));
         PeriodicTasks periodic = new PeriodicTasks();
         RequestClassifierContext classifierContext = new RequestClassifierContext(context.model(),
             context.blockSize(), workers::snapshot, context.clock(), periodic);
@@ -212,6 +217,23 @@ public final class ModelRouter implements AutoCloseable {
         IngressEvent event = ring.get(sequence);
         event.type = IngressEvent.Type.WORKER_LEAVE;
         event.worker = Objects.requireNonNull(worker, "worker");
+        ring.publish(sequence);
+        idle.wake();
+    }
+
+    /**
+     * An engine's KV-cache event (blocks stored, removed, cache cleared), from any thread. Events must arrive in
+     * the order each engine published them.
+     */
+    public void kvEvent(KvEvent event) {
+        Objects.requireNonNull(event, "event");
+        if (closed) {
+            return;
+        }
+        long sequence = ring.next();
+        IngressEvent slot = ring.get(sequence);
+        slot.type = IngressEvent.Type.KV_EVENT;
+        slot.kvEvent = event;
         ring.publish(sequence);
         idle.wake();
     }

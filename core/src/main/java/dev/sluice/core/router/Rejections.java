@@ -41,6 +41,12 @@ final class Rejections {
         return cause == null ? error : error.causedBy(cause);
     }
 
+    /** The worker selector failed: sanitized 500, detail for operators. */
+    static AdmissionError selectorFailed(Throwable cause) {
+        return AdmissionError.of(ErrorClass.INTERNAL).reason("worker_selection_failed")
+            .publicMessage("worker selection failed").diagnostic("worker selector threw: " + cause).causedBy(cause);
+    }
+
     /** The classifier returned an object other than the request it was given. */
     static AdmissionError replacedRequest() {
         return classifierFailed("invalid classification metadata: classifier replaced the logical request", null);

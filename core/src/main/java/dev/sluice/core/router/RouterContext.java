@@ -3,7 +3,10 @@ package dev.sluice.core.router;
 import dev.sluice.core.api.OverloadStatus;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.spi.DefaultSelectorSettings;
+import dev.sluice.core.spi.DefaultWorkerSelector;
 import dev.sluice.core.spi.RequestClassifierFactory;
+import dev.sluice.core.spi.WorkerSelectorFactory;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import org.agrona.BitUtil;
@@ -28,6 +31,8 @@ public final class RouterContext {
     private IdleStrategy idleStrategy;
     private int eventsPerDutyCycle = 256;
     private SchedulerObserver observer = SchedulerObserver.NONE;
+    private WorkerSelectorFactory workerSelector = DefaultWorkerSelector.factory(DefaultSelectorSettings.DEFAULTS);
+    private long randomSeed = 42;
 
     public RouterContext model(String name) {
         this.model = Objects.requireNonNull(name, "model");
@@ -151,6 +156,26 @@ public final class RouterContext {
 
     public SchedulerObserver observer() {
         return observer;
+    }
+
+    /** The worker selector for this router (from the registry's {@code worker_selection}); default: built-in. */
+    public RouterContext workerSelector(WorkerSelectorFactory factory) {
+        this.workerSelector = Objects.requireNonNull(factory, "workerSelector");
+        return this;
+    }
+
+    public WorkerSelectorFactory workerSelector() {
+        return workerSelector;
+    }
+
+    /** The seed of the selector's random source (temperature sampling), so runs and replays repeat. */
+    public RouterContext randomSeed(long seed) {
+        this.randomSeed = seed;
+        return this;
+    }
+
+    public long randomSeed() {
+        return randomSeed;
     }
 
     void conclude() {

@@ -19,6 +19,7 @@ final class RouterStats {
     long retried;
     long queueRejected;
     long classifierFailures;
+    long selectorFailures;
     long listenerFailures;
     long staleResults;
 

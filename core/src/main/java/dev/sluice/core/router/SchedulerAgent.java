@@ -126,6 +126,7 @@ final class SchedulerAgent implements Agent {
                 }
                 flow.workersChanged();
             }
+            case KV_EVENT -> workers.apply(event.kvEvent);
             default -> lifecycle(event);
         }
     }
