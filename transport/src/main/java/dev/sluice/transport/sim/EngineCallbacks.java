@@ -18,6 +18,7 @@ final class EngineCallbacks {
     static boolean token(SimRequest r, int tokenId) {
         try {
             r.listener.onToken(tokenId);
+            r.delivered++;
             return true;
         } catch (RuntimeException e) {
             LOG.warn("listener of {} failed in onToken; freeing the request", r.request.requestId(), e);
@@ -27,7 +28,7 @@ final class EngineCallbacks {
 
     static void finished(SimRequest r, FinishReason reason) {
         try {
-            r.listener.onFinished(reason, r.request.promptTokens().length, r.emitted);
+            r.listener.onFinished(reason, r.request.promptTokens().length, r.delivered);
         } catch (RuntimeException e) {
             LOG.warn("listener of {} failed in onFinished", r.request.requestId(), e);
         }

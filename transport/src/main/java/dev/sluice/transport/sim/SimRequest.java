@@ -20,6 +20,8 @@ final class SimRequest implements EngineStream {
     State state = State.NEW;
     /** Tokens handed to the client so far (regenerated tokens after a preemption are not handed out again). */
     int emitted;
+    /** Tokens the listener has received ({@code emitted} minus the one pending at a pass end). */
+    int delivered;
     /** Uncached prompt tokens still to prefill once admitted. */
     int remainingPrefill;
     /** Blocks counted at admission that are not allocated yet (the prompt's first chunk has not run). */
