@@ -1,0 +1,101 @@
+package dev.sluice.transport.cli;
+
+import dev.sluice.transport.mockengine.MockEngineServer;
+import dev.sluice.transport.mockengine.MockEngineSettings;
+import dev.sluice.transport.sim.SimEngineContext;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code sluice mock-engine}: one simulated worker behind an OpenAI-compatible HTTP server, until SIGTERM. */
+@Command(name = "mock-engine", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Serves one simulated inference worker (Dynamo's mocker model: KV cache with prefix caching, "
+        + "chunked prefill, preemption, polynomial timing) over OpenAI-compatible HTTP: POST /v1/chat/completions, "
+        + "POST /v1/completions (JSON or stream: true), GET /v1/models, GET /health.",
+        "Prints 'mock-engine listening on http://HOST:PORT' when ready; stops on SIGTERM or Ctrl-C."})
+final class MockEngineCommand implements Callable<Integer> {
+    @Option(names = "--port", required = true, paramLabel = "PORT", description = "Port to listen on (0: any).")
+    int port;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "HOST",
+        description = "Address to bind (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--model-name", defaultValue = "sluice-mock", paramLabel = "NAME",
+        description = "The model name served; requests for another get 404 (default: ${DEFAULT-VALUE}).")
+    String modelName;
+
+    @Option(names = "--default-max-tokens", defaultValue = "16", paramLabel = "N",
+        description = "Tokens generated when a request has neither max_completion_tokens nor max_tokens; 0 makes "
+            + "one of them required (default: ${DEFAULT-VALUE}, OpenAI's completions default).")
+    int defaultMaxTokens;
+
+    @Option(names = "--num-gpu-blocks-override", defaultValue = "16384", paramLabel = "BLOCKS",
+        description = "KV cache capacity per data-parallel rank, in blocks (default: ${DEFAULT-VALUE}).")
+    long numGpuBlocks;
+
+    @Option(names = "--block-size", defaultValue = "64", paramLabel = "TOKENS",
+        description = "Tokens per KV block (default: ${DEFAULT-VALUE}).")
+    int blockSize;
+
+    @Option(names = "--max-num-seqs", defaultValue = "256", paramLabel = "N",
+        description = "Most running sequences per rank (default: ${DEFAULT-VALUE}).")
+    int maxNumSeqs;
+
+    @Option(names = "--max-num-batched-tokens", defaultValue = "8192", paramLabel = "TOKENS",
+        description = "Token budget of one forward pass (default: ${DEFAULT-VALUE}).")
+    int maxNumBatchedTokens;
+
+    @Option(names = "--speedup-ratio", defaultValue = "1.0", paramLabel = "RATIO",
+        description = "Divides all simulated compute time; must be > 0 (default: ${DEFAULT-VALUE}).")
+    double speedupRatio;
+
+    @Option(names = "--enable-prefix-caching", negatable = true, defaultValue = "true", fallbackValue = "true",
+        description = "Reuse complete KV blocks by hash (default: on; --no-enable-prefix-caching turns it off).")
+    boolean enablePrefixCaching;
+
+    @Option(names = "--enable-chunked-prefill", negatable = true, defaultValue = "true", fallbackValue = "true",
+        description = "Split long prompts across forward passes (default: on).")
+    boolean enableChunkedPrefill;
+
+    @Option(names = {"--dp-size", "--data-parallel-size"}, defaultValue = "1", paramLabel = "N",
+        description = "Simulated data-parallel ranks; HTTP requests run on rank 0 (default: ${DEFAULT-VALUE}).")
+    int dpSize;
+
+    @Option(names = "--seed", defaultValue = "0", description = "Seed of the generated token ids "
+        + "(default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        SimEngineContext engine = new SimEngineContext().numGpuBlocks(numGpuBlocks).blockSize(blockSize)
+            .maxNumSeqs(maxNumSeqs).maxNumBatchedTokens(maxNumBatchedTokens).speedupRatio(speedupRatio)
+            .enablePrefixCaching(enablePrefixCaching).enableChunkedPrefill(enableChunkedPrefill).dpSize(dpSize)
+            .seed(seed);
+        MockEngineSettings settings;
+        try {
+            engine.validate();
+            settings = new MockEngineSettings(host, port, modelName, defaultMaxTokens, engine);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        MockEngineServer server = MockEngineServer.start(settings);
+        Thread hook = new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "sluice-mock-engine-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("mock-engine listening on http://" + host + ":" + server.port());
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+}

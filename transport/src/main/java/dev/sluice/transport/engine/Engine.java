@@ -1,0 +1,34 @@
+package dev.sluice.transport.engine;
+
+/**
+ * An inference engine (one worker, possibly with several data-parallel ranks) as the frontend uses it. The
+ * simulated engine implements it in-process; a remote OpenAI-compatible engine can implement it over HTTP.
+ *
+ * <p>Contract: every accepted {@link #submit} ends in exactly one terminal callback,
+ * {@link EngineListener#onFinished} or {@link EngineListener#onError}, preceded by zero or more
+ * {@link EngineListener#onToken} calls, all from one thread of the engine's choosing (never re-entrantly from
+ * {@code submit} itself). Methods may be called from any thread. KV events, when the engine reports them, go to the
+ * {@link dev.sluice.core.kv.KvEventSink} it was built with.
+ */
+public interface Engine extends AutoCloseable {
+    /**
+     * Starts a request. Never blocks on the engine's work and never calls {@code listener} on the caller's thread.
+     *
+     * @throws IllegalStateException if the engine is closed.
+     */
+    EngineStream submit(EngineRequest request, EngineListener listener);
+
+    /** The engine's fixed runtime configuration, as a model card would carry it. */
+    EngineRuntimeConfig runtimeConfig();
+
+    /**
+     * The latest load snapshot of one data-parallel rank, as published after the engine's last forward pass.
+     *
+     * @throws IndexOutOfBoundsException if {@code dpRank} is not in {@code [0, runtimeConfig().dataParallelSize())}.
+     */
+    EngineLoad load(int dpRank);
+
+    /** Stops the engine. Requests still running end with {@link EngineListener#onError}. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,13 @@
+/**
+ * What the frontend needs from any inference engine, in-process or remote: submit a tokenized request and receive
+ * one callback per generated token and exactly one terminal callback; cancel; read the engine's runtime
+ * configuration and a load snapshot per data-parallel rank. KV events go to the
+ * {@link dev.sluice.core.kv.KvEventSink} an engine was built with (engines that cannot report them send none).
+ *
+ * <pre>
+ *   frontend ──submit(EngineRequest, EngineListener)──▶ Engine ──▶ EngineStream (cancel)
+ *        ▲                                                │
+ *        └── onToken × n, then onFinished | onError ◀─────┘  (on the engine's thread)
+ * </pre>
+ */
+package dev.sluice.transport.engine;

@@ -1,0 +1,143 @@
+package dev.sluice.transport.mockengine;
+
+import dev.sluice.core.kv.Tokenizer;
+import dev.sluice.transport.engine.Engine;
+import dev.sluice.transport.engine.EngineRequest;
+import dev.sluice.transport.engine.EngineStream;
+import dev.sluice.transport.openai.CompletionHeader;
+import dev.sluice.transport.openai.CompletionRequest;
+import dev.sluice.transport.openai.CompletionRequestReader;
+import dev.sluice.transport.openai.OpenAiException;
+import dev.sluice.transport.openai.OpenAiJson;
+import dev.sluice.transport.openai.SseFrames;
+import dev.sluice.transport.openai.TokenText;
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code POST /v1/chat/completions} and {@code POST /v1/completions}: parse, tokenize, submit to the engine on rank
+ * 0, then either fold the tokens into one JSON body or stream one SSE event per token. Runs on Helidon's virtual
+ * thread per request and blocks there on the engine's callbacks. A client that disconnects is noticed at the next
+ * write of a stream, which cancels the engine request; a non-streaming request runs to its end. Thread-safe.
+ */
+final class CompletionsHandler implements Handler {
+    private static final AtomicLong IDS = new AtomicLong();
+    private static final HeaderName X_REQUEST_ID = HeaderNames.create("x-request-id");
+
+    private final CompletionRequest.Endpoint endpoint;
+    private final Engine engine;
+    private final Tokenizer tokenizer;
+    private final CompletionRequestReader reader;
+    private final String modelName;
+
+    CompletionsHandler(CompletionRequest.Endpoint endpoint, Engine engine, Tokenizer tokenizer,
+                       CompletionRequestReader reader, String modelName) {
+        this.endpoint = endpoint;
+        this.engine = engine;
+        this.tokenizer = tokenizer;
+        this.reader = reader;
+        this.modelName = modelName;
+    }
+
+    @Override
+    public void handle(ServerRequest req, ServerResponse res) throws InterruptedException {
+        CompletionRequest request;
+        try {
+            request = reader.read(endpoint, req.content().as(byte[].class));
+            if (!request.model().equals(modelName)) {
+                throw new OpenAiException(404, "invalid_request_error", "The model `" + request.model()
+                    + "` does not exist; this server serves `" + modelName + "`", "model", "model_not_found");
+            }
+        } catch (OpenAiException e) {
+            MockEngineServer.sendError(res, e);
+            return;
+        }
+        String requestId = req.headers().first(X_REQUEST_ID).orElseGet(
+            () -> "mock-" + IDS.incrementAndGet());
+        CompletionHeader header = CompletionHeader.of(endpoint, requestId, System.currentTimeMillis() / 1000,
+            modelName);
+        EngineQueue queue = new EngineQueue();
+        EngineStream stream = engine.submit(new EngineRequest(requestId, tokenizer.encode(request.prompt()),
+            request.maxTokens(), 0), queue);
+        try {
+            if (request.stream()) {
+                stream(res, header, request.includeUsage(), queue);
+            } else {
+                respond(res, header, queue);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // The client went away; the finally block frees the engine request.
+        } finally {
+            stream.cancel();
+        }
+    }
+
+    private static void respond(ServerResponse res, CompletionHeader header, EngineQueue queue)
+            throws InterruptedException {
+        StringBuilder text = new StringBuilder();
+        long tokens = 0;
+        while (true) {
+            switch (queue.take()) {
+                case EngineQueue.Token token -> text.append(TokenText.piece(token.tokenId(), tokens++));
+                case EngineQueue.Finished done -> {
+                    res.header(HeaderNames.CONTENT_TYPE, "application/json");
+                    res.send(OpenAiJson.completion(header, text.toString(), done.reason().wireName(),
+                        done.promptTokens(), done.completionTokens()));
+                    return;
+                }
+                case EngineQueue.Failed failed -> {
+                    MockEngineServer.sendError(res, engineError(failed));
+                    return;
+                }
+            }
+        }
+    }
+
+    private static void stream(ServerResponse res, CompletionHeader header, boolean includeUsage,
+                               EngineQueue queue) throws IOException, InterruptedException {
+        res.header(HeaderNames.CONTENT_TYPE, SseFrames.CONTENT_TYPE);
+        res.header(HeaderNames.CACHE_CONTROL, "no-cache");
+        try (OutputStream out = res.outputStream()) {
+            long tokens = 0;
+            while (true) {
+                switch (queue.take()) {
+                    case EngineQueue.Token token -> {
+                        SseFrames.event(out, OpenAiJson.chunk(header, TokenText.piece(token.tokenId(), tokens),
+                            tokens == 0, null, includeUsage));
+                        tokens++;
+                    }
+                    case EngineQueue.Finished done -> {
+                        SseFrames.event(out, OpenAiJson.chunk(header, null, tokens == 0, done.reason().wireName(),
+                            includeUsage));
+                        if (includeUsage) {
+                            SseFrames.event(out, OpenAiJson.usageChunk(header, done.promptTokens(),
+                                done.completionTokens()));
+                        }
+                        SseFrames.done(out);
+                        return;
+                    }
+                    case EngineQueue.Failed failed -> {
+                        SseFrames.event(out, OpenAiJson.error(engineError(failed)));
+                        SseFrames.done(out);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The simulated engine fails only requests that cannot be served as given (too long, bad rank) or at stop. */
+    private static OpenAiException engineError(EngineQueue.Failed failed) {
+        if (failed.message().endsWith("stopped")) {
+            return new OpenAiException(503, "service_unavailable", failed.message(), null, null);
+        }
+        return OpenAiException.invalid(failed.message(), null);
+    }
+}

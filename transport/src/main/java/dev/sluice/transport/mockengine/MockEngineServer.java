@@ -1,0 +1,97 @@
+package dev.sluice.transport.mockengine;
+
+import dev.sluice.core.kv.KvEventSink;
+import dev.sluice.core.kv.WordTokenizer;
+import dev.sluice.transport.engine.Engine;
+import dev.sluice.transport.openai.CompletionRequest;
+import dev.sluice.transport.openai.CompletionRequestReader;
+import dev.sluice.transport.openai.OpenAiException;
+import dev.sluice.transport.openai.OpenAiJson;
+import dev.sluice.transport.sim.SimulatedFleet;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.ServerResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The mock engine: one simulated worker driven in real time behind an OpenAI-compatible Helidon server
+ * ({@code POST /v1/chat/completions}, {@code POST /v1/completions}, {@code GET /v1/models}, {@code GET /health}).
+ * Prompts are tokenized with {@link WordTokenizer}. The worker's runner thread produces tokens; Helidon's virtual
+ * threads serve requests. {@link #close} stops the server, then the worker. Idempotent.
+ */
+public final class MockEngineServer implements AutoCloseable {
+    private static final byte[] HEALTHY = "{\"status\":\"healthy\"}".getBytes(StandardCharsets.UTF_8);
+
+    private final SimulatedFleet fleet;
+    private final WebServer server;
+    private boolean closed;
+
+    private MockEngineServer(SimulatedFleet fleet, WebServer server) {
+        this.fleet = fleet;
+        this.server = server;
+    }
+
+    /** Starts the worker and the server; when this returns the port is listening. */
+    public static MockEngineServer start(MockEngineSettings settings) {
+        SimulatedFleet fleet = SimulatedFleet.realTime(settings.engine(), 1, KvEventSink.NONE);
+        try {
+            Engine engine = fleet.worker(0);
+            CompletionRequestReader reader = new CompletionRequestReader(settings.defaultMaxTokens());
+            String model = settings.modelName();
+            byte[] models = OpenAiJson.models(List.of(model), System.currentTimeMillis() / 1000, "sluice");
+            WebServer server = WebServer.builder()
+                .host(settings.host())
+                .port(settings.port())
+                .shutdownHook(false)
+                // Without TCP_NODELAY, Nagle and delayed ACKs hold each SSE event back ~40 ms.
+                .connectionOptions(options -> options.tcpNoDelay(true))
+                .routing(routing -> routing
+                    .post("/v1/chat/completions", new CompletionsHandler(CompletionRequest.Endpoint.CHAT, engine,
+                        WordTokenizer.INSTANCE, reader, model))
+                    .post("/v1/completions", new CompletionsHandler(CompletionRequest.Endpoint.COMPLETIONS, engine,
+                        WordTokenizer.INSTANCE, reader, model))
+                    .get("/v1/models", (req, res) -> sendJson(res, models))
+                    .get("/health", (req, res) -> sendJson(res, HEALTHY)))
+                .build()
+                .start();
+            return new MockEngineServer(fleet, server);
+        } catch (RuntimeException e) {
+            fleet.close();
+            throw e;
+        }
+    }
+
+    /** The port the server listens on. */
+    public int port() {
+        return server.port();
+    }
+
+    /** The simulated worker behind the server. */
+    public Engine engine() {
+        return fleet.worker(0);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            server.stop();
+        } finally {
+            fleet.close();
+        }
+    }
+
+    static void sendError(ServerResponse res, OpenAiException error) {
+        res.status(error.status());
+        sendJson(res, OpenAiJson.error(error));
+    }
+
+    private static void sendJson(ServerResponse res, byte[] body) {
+        res.header(HeaderNames.CONTENT_TYPE, "application/json");
+        res.send(body);
+    }
+}

@@ -1,0 +1,61 @@
+package dev.sluice.transport.sim;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Drives one {@link SimulatedWorker} in real time on a thread of its own (a platform daemon thread named
+ * {@code sluice-sim-worker-ID}): it applies posted requests, runs the pass boundaries that are due, and parks until
+ * the next boundary or until a submission or cancellation unparks it. Listener callbacks and KV events therefore
+ * come from this thread. Time is {@link System#nanoTime()} since the runner started; a runner that falls behind
+ * runs the overdue boundaries at once, as the mocker subtracts its own compute time from each pass's sleep.
+ * {@link #close} closes the worker, lets the thread fail the requests still running and joins it. Idempotent.
+ */
+public final class RealTimeRunner implements AutoCloseable {
+    private final SimulatedWorker worker;
+    private final Thread thread;
+    private final long originNs = System.nanoTime();
+
+    /** Starts driving {@code worker}. */
+    public RealTimeRunner(SimulatedWorker worker) {
+        this.worker = worker;
+        this.thread = Thread.ofPlatform().daemon().name("sluice-sim-worker-" + worker.workerId())
+            .unstarted(this::run);
+        worker.wakeUpWith(() -> LockSupport.unpark(thread));
+        thread.start();
+    }
+
+    private void run() {
+        while (true) {
+            worker.doWork(System.nanoTime() - originNs);
+            if (worker.isClosed()) {
+                worker.doWork(System.nanoTime() - originNs);
+                return;
+            }
+            long next = worker.nextEventAt();
+            if (next == SimEngineCore.IDLE) {
+                LockSupport.park(this);
+            } else {
+                long waitNs = next - (System.nanoTime() - originNs);
+                if (waitNs > 0) {
+                    LockSupport.parkNanos(this, waitNs);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        worker.close();
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

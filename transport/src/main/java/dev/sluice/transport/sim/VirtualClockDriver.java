@@ -1,0 +1,98 @@
+package dev.sluice.transport.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * Drives simulated workers on a virtual clock, as a discrete-event simulation: time jumps to the earliest pass
+ * boundary or scheduled action, so minutes of traffic run in milliseconds and every run with the same inputs is
+ * identical. Everything — scheduled actions, submissions and cancellations (applied at the current virtual time
+ * when the driver next steps), listener callbacks and KV events — happens on the thread that calls
+ * {@link #runUntil} or {@link #runUntilIdle}. Not thread-safe: use it from one thread.
+ */
+public final class VirtualClockDriver implements NanoClock {
+    private record Action(long atNs, long order, Runnable task) implements Comparable<Action> {
+        @Override
+        public int compareTo(Action other) {
+            int byTime = Long.compare(atNs, other.atNs);
+            return byTime != 0 ? byTime : Long.compare(order, other.order);
+        }
+    }
+
+    private final List<SimulatedWorker> workers = new ArrayList<>();
+    private final PriorityQueue<Action> actions = new PriorityQueue<>();
+    private long nowNs;
+    private long order;
+
+    /** The virtual time in nanoseconds since the simulation started. */
+    @Override
+    public long nanoTime() {
+        return nowNs;
+    }
+
+    /** Drives {@code worker} from now on. */
+    public void attach(SimulatedWorker worker) {
+        workers.add(worker);
+    }
+
+    /** Runs {@code task} on this thread when the virtual clock reaches {@code atNs} (or now, if that has passed). */
+    public void at(long atNs, Runnable task) {
+        actions.add(new Action(Math.max(atNs, nowNs), order++, task));
+    }
+
+    /** Runs {@code task} {@code delayNs} after the current virtual time. */
+    public void after(long delayNs, Runnable task) {
+        at(nowNs + delayNs, task);
+    }
+
+    /**
+     * Steps until no worker has a pass due and no action is scheduled, or until the clock would pass
+     * {@code limitNs}. Returns true if everything went idle, false if the limit stopped it (the clock is then at
+     * {@code limitNs}).
+     */
+    public boolean runUntilIdle(long limitNs) {
+        while (true) {
+            drain();
+            long next = nextEventAt();
+            if (next == SimEngineCore.IDLE) {
+                return true;
+            }
+            if (next > limitNs) {
+                nowNs = Math.max(nowNs, limitNs);
+                drain();
+                return false;
+            }
+            nowNs = next;
+            while (!actions.isEmpty() && actions.peek().atNs() <= nowNs) {
+                actions.poll().task().run();
+            }
+        }
+    }
+
+    /** Steps until the clock reaches {@code untilNs}, whatever is still running then. */
+    public void runUntil(long untilNs) {
+        runUntilIdle(untilNs);
+        nowNs = Math.max(nowNs, untilNs);
+        drain();
+    }
+
+    private void drain() {
+        int work;
+        do {
+            work = 0;
+            for (int i = 0; i < workers.size(); i++) {
+                work += workers.get(i).doWork(nowNs);
+            }
+        } while (work > 0);
+    }
+
+    private long nextEventAt() {
+        long next = actions.isEmpty() ? SimEngineCore.IDLE : actions.peek().atNs();
+        for (int i = 0; i < workers.size(); i++) {
+            next = Math.min(next, workers.get(i).nextEventAt());
+        }
+        return next;
+    }
+}
