@@ -20,7 +20,8 @@ final class IngressEvent {
         RETRY,
         WORKER_JOIN,
         WORKER_LEAVE,
-        KV_EVENT
+        KV_EVENT,
+        DRAIN
     }
 
     Type type;

@@ -238,6 +238,15 @@ public final class ModelRouter implements AutoCloseable {
         idle.wake();
     }
 
+    /**
+     * Starts a graceful shutdown: new arrivals and every request not yet dispatched (deferred, parked, queued) are
+     * answered 503 {@code shutting_down}; dispatched requests run to their end. Follow with {@link #close()} once
+     * {@code stats().live()} reaches 0 or a grace period ends.
+     */
+    public void drain() {
+        publish(IngressEvent.Type.DRAIN, 0, 0, null);
+    }
+
     /** A copy of the router's counters (approximate while the scheduler runs on its own thread). */
     public RouterStatistics stats() {
         return agent.statistics();

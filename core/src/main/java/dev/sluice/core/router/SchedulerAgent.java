@@ -39,6 +39,7 @@ final class SchedulerAgent implements Agent {
     private final GuardedObserver observer;
     private final PeriodicTasks periodic;
     private int eventsThisCycle;
+    private boolean draining;
     private long nowNs;
 
     SchedulerAgent(RouterContext context, RingBuffer<IngressEvent> ring, RouterSignals signals, ClassifierHost host,
@@ -127,13 +128,29 @@ final class SchedulerAgent implements Agent {
                 flow.workersChanged();
             }
             case KV_EVENT -> workers.apply(event.kvEvent);
+            case DRAIN -> drain();
             default -> lifecycle(event);
+        }
+    }
+
+    /** Shutting down: refuse arrivals, answer every request not yet dispatched; dispatched ones run on. */
+    private void drain() {
+        draining = true;
+        for (LiveRequest request : lifecycles.snapshot()) {
+            if (request.phase != LifecyclePhase.SENT && request.phase != LifecyclePhase.RESPONDING) {
+                lifecycles.notifyRejected(request, Rejections.SHUTTING_DOWN);
+                flow.abort(request, Rejections.SHUTTING_DOWN);
+            }
         }
     }
 
     private void arrive(IngressEvent event) {
         AdmissionRequest request = event.request;
         AdmissionListener listener = event.listener;
+        if (draining) {
+            refuse(event, Rejections.SHUTTING_DOWN);
+            return;
+        }
         if (lifecycles.isLive(request.requestId())) {
             refuse(event, Rejections.DUPLICATE_ID);
             return;

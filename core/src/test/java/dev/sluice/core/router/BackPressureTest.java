@@ -83,4 +83,25 @@ class BackPressureTest {
         long afterClose = r.router.submit(AdmissionRequest.builder("late").inputTokens(1).build(), r.listener);
         assertEquals("shutting_down", r.listener.outcome(afterClose).error().reason());
     }
+
+    @Test
+    void shouldDrainWaitingRequestsButLetDispatchedOnesFinish() {
+        dev.sluice.core.config.PolicyProfile queueing = dev.sluice.core.config.PolicyProfile.synthetic(
+            java.util.OptionalDouble.of(0.0), dev.sluice.core.config.QueuePolicy.FCFS);
+        try (SteppedRouter r = SteppedRouter.withProfile(null, queueing).worker(1, 100)) {
+            long running = r.submit("running", 50);
+            long queued = r.submit("queued", 50);
+            r.router.drain();
+            r.step();
+            long late = r.submit("late", 1);
+
+            assertEquals("shutting_down", r.listener.outcome(queued).error().reason());
+            assertEquals(503, r.listener.outcome(late).error().httpStatus(529));
+            assertEquals(1, r.router.stats().live());
+            r.router.completed(running);
+            r.step();
+            assertEquals(0, r.router.stats().live());
+            assertEquals(1, r.router.stats().completed());
+        }
+    }
 }
