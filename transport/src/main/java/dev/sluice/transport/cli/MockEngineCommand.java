@@ -86,7 +86,14 @@ final class MockEngineCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        MockEngineServer server = MockEngineServer.start(settings);
+        MockEngineServer server;
+        try {
+            server = MockEngineServer.start(settings);
+        } catch (RuntimeException e) {
+            spec.commandLine().getErr().println("sluice: mock-engine cannot listen on " + host + ":" + port + ": "
+                + e.getMessage());
+            return 1;
+        }
         Thread hook = new Thread(() -> {
             server.close();
             stopped.countDown();

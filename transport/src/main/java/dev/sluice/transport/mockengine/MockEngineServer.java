@@ -32,7 +32,11 @@ public final class MockEngineServer implements AutoCloseable {
         this.server = server;
     }
 
-    /** Starts the worker and the server; when this returns the port is listening. */
+    /**
+     * Starts the worker and the server; when this returns the port is listening.
+     *
+     * @throws IllegalStateException if the server cannot listen (e.g. the port is taken); nothing is left running.
+     */
     public static MockEngineServer start(MockEngineSettings settings) {
         SimulatedFleet fleet = SimulatedFleet.realTime(settings.engine(), 1, KvEventSink.NONE);
         try {
@@ -55,6 +59,10 @@ public final class MockEngineServer implements AutoCloseable {
                     .get("/health", (req, res) -> sendJson(res, HEALTHY)))
                 .build()
                 .start();
+            // Helidon logs a failed bind and returns a stopped server instead of throwing.
+            if (!server.isRunning() || server.port() < 0) {
+                throw new IllegalStateException("the server did not start (address in use?)");
+            }
             return new MockEngineServer(fleet, server);
         } catch (RuntimeException e) {
             fleet.close();

@@ -51,7 +51,7 @@ final class ActiveSequence {
     }
 
     /** Blocks a sequence of {@code tokenCount} tokens occupies. */
-    static int blocksFor(int tokenCount, int blockSize) {
+    static long blocksFor(long tokenCount, int blockSize) {
         return (tokenCount + blockSize - 1) / blockSize;
     }
 
@@ -171,7 +171,7 @@ final class ActiveSequence {
     }
 
     int totalBlocks() {
-        return blocksFor(length, hasher.blockSize());
+        return (int) blocksFor(length, hasher.blockSize());
     }
 
     int fullBlocks() {

@@ -1,6 +1,8 @@
 package dev.sluice.transport.sim;
 
 import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Drives one {@link SimulatedWorker} in real time on a thread of its own (a platform daemon thread named
@@ -11,6 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #close} closes the worker, lets the thread fail the requests still running and joins it. Idempotent.
  */
 public final class RealTimeRunner implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RealTimeRunner.class);
+
     private final SimulatedWorker worker;
     private final Thread thread;
     private final long originNs = System.nanoTime();
@@ -26,9 +30,9 @@ public final class RealTimeRunner implements AutoCloseable {
 
     private void run() {
         while (true) {
-            worker.doWork(System.nanoTime() - originNs);
+            step();
             if (worker.isClosed()) {
-                worker.doWork(System.nanoTime() - originNs);
+                step();
                 return;
             }
             long next = worker.nextEventAt();
@@ -40,6 +44,15 @@ public final class RealTimeRunner implements AutoCloseable {
                     LockSupport.parkNanos(this, waitNs);
                 }
             }
+        }
+    }
+
+    private void step() {
+        try {
+            worker.doWork(System.nanoTime() - originNs);
+        } catch (RuntimeException e) {
+            // A defect in one step must not silently stop every later request of this worker.
+            LOG.error("simulated worker {} failed a step", worker.workerId(), e);
         }
     }
 

@@ -58,7 +58,8 @@ final class SimEngineCore {
     /** Queues a request; a rank that was idle starts a pass at {@code nowNs}. */
     void submit(SimRequest r, long nowNs) {
         int promptLength = r.request.promptTokens().length;
-        int needed = ActiveSequence.blocksFor(promptLength + r.request.maxTokens(), ctx.blockSize());
+        // In long: prompt + max_tokens may pass Integer.MAX_VALUE, and such a request must fail, not wrap.
+        long needed = ActiveSequence.blocksFor((long) promptLength + r.request.maxTokens(), ctx.blockSize());
         if (needed > admissionBlocks) {
             fail(r, "request " + r.request.requestId() + " needs " + needed + " KV blocks for " + promptLength
                 + " prompt tokens and max_tokens " + r.request.maxTokens() + ", more than the engine's "

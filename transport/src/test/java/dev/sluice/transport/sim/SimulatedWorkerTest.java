@@ -136,6 +136,8 @@ class SimulatedWorkerTest {
         SimulatedWorker worker = worker(new SimEngineContext().numGpuBlocks(10).blockSize(16), KvEventSink.NONE);
         RecordingListener listener = new RecordingListener();
         worker.submit(EngineRequest.of("huge", Prompts.range(0, 100), 100), listener);
+        RecordingListener endless = new RecordingListener();
+        worker.submit(EngineRequest.of("endless", Prompts.range(0, 10), Integer.MAX_VALUE), endless);
         RecordingListener next = new RecordingListener();
         worker.submit(EngineRequest.of("small", Prompts.range(0, 10), 3), next);
 
@@ -143,6 +145,7 @@ class SimulatedWorkerTest {
 
         assertEquals("request huge needs 13 KV blocks for 100 prompt tokens and max_tokens 100, more than the "
             + "engine's 9", listener.error());
+        assertTrue(endless.error().startsWith("request endless needs 134217729 KV blocks"), endless.error());
         assertEquals(3, next.tokens().size(), "the queue is not blocked");
     }
 
