@@ -64,8 +64,15 @@ public final class BlockHasher {
     /** The sequence hashes (block identities) of a chain of local hashes. */
     public static long[] sequenceHashes(long[] localHashes) {
         long[] sequence = new long[localHashes.length];
+        long[] pair = new long[2];
         for (int i = 0; i < localHashes.length; i++) {
-            sequence[i] = i == 0 ? localHashes[0] : sequenceHash(sequence[i - 1], localHashes[i]);
+            if (i == 0) {
+                sequence[0] = localHashes[0];
+            } else {
+                pair[0] = sequence[i - 1];
+                pair[1] = localHashes[i];
+                sequence[i] = XXH3.hashLongs(pair);
+            }
         }
         return sequence;
     }

@@ -36,6 +36,7 @@ final class AdmissionFlow implements Timers.Expiry {
     private final RouterStats stats;
     private final PolicyProfile profile;
     private final SchedulerObserver observer;
+    private final DrainRate drain;
     private final ExpiredSink expiredSink = this::onQueueExpired;
     private long nowNs;
     private boolean dispatchNeeded;
@@ -51,6 +52,7 @@ final class AdmissionFlow implements Timers.Expiry {
         this.deferrals = deferrals;
         this.stats = stats;
         this.profile = queues.profile();
+        this.drain = new DrainRate(profile.classes().size());
     }
 
     void now(long nanos) {
@@ -74,6 +76,7 @@ final class AdmissionFlow implements Timers.Expiry {
             enqueue(request);
             return;
         }
+        request.initialCachedTokens = workers.cachedTokens(request);
         Object outcome = host.classify(request);
         if (outcome instanceof Classification decision) {
             apply(request, decision);
@@ -111,7 +114,7 @@ final class AdmissionFlow implements Timers.Expiry {
             return;
         }
         if (!deferrals.start(request, decision.continuation())) {
-            reject(request, Rejections.TOO_MANY_DEFERRALS);
+            reject(request, drain.stamp(Rejections.TOO_MANY_DEFERRALS, -1, 0));
             return;
         }
         stats.deferred++;
@@ -127,6 +130,7 @@ final class AdmissionFlow implements Timers.Expiry {
         request.phase = LifecyclePhase.PARKED;
         request.parkTimeout = decision.error();
         stats.parked++;
+        stats.parkedNow++;
         if (decision.parkDeadline() != ClassifyRequest.NO_DEADLINE) {
             timers.schedule(request, decision.parkDeadline());
         }
@@ -139,6 +143,12 @@ final class AdmissionFlow implements Timers.Expiry {
         }
         timers.cancel(request);
         decideParked(request, rejection);
+    }
+
+    private void leaveParked(LiveRequest request) {
+        if (request.phase == LifecyclePhase.PARKED) {
+            stats.parkedNow--;
+        }
     }
 
     private void decideParked(LiveRequest request, AdmissionError rejection) {
@@ -183,17 +193,19 @@ final class AdmissionFlow implements Timers.Expiry {
 
     private void expireQueued(LiveRequest request) {
         stats.expired++;
-        reject(request, Rejections.DEADLINE);
+        int classIndex = request.classIndex();
+        reject(request, drain.stamp(Rejections.DEADLINE, classIndex, queues.size(classIndex)));
     }
 
     /** Enqueues an admitted request with a fresh queue snapshot, then dispatches whatever can go. */
     void enqueue(LiveRequest request) {
         if (workers.count() == 0) {
-            reject(request, Rejections.NO_ENDPOINTS);
+            reject(request, drain.stamp(Rejections.NO_ENDPOINTS, -1, 0));
             return;
         }
         long raw = request.inputTokens();
-        long cached = Math.min(request.initialCachedTokens, raw);
+        // The cache estimate is taken afresh: a deferred or parked request may have waited long.
+        long cached = workers.cachedTokens(request);
         long uncached = raw - cached;
         int classIndex;
         String override = request.policyClassOverride();
@@ -209,7 +221,7 @@ final class AdmissionFlow implements Timers.Expiry {
         }
         if (request.dueAt() <= nowNs) {
             stats.expired++;
-            reject(request, Rejections.DEADLINE);
+            reject(request, drain.stamp(Rejections.DEADLINE, classIndex, queues.size(classIndex)));
             return;
         }
         long cost = request.costOverride() > 0 ? request.costOverride() : Math.max(1, uncached);
@@ -218,12 +230,13 @@ final class AdmissionFlow implements Timers.Expiry {
         QueueRejection rejection = queues.enqueue(request, workers.count(), workers);
         if (rejection != null) {
             stats.queueRejected++;
-            reject(request, Rejections.queueRejected(rejection));
+            reject(request, drain.stamp(Rejections.queueRejected(rejection), classIndex, queues.size(classIndex)));
             return;
         }
+        observer.onEnqueued(nowNs, request, profile.classes().get(classIndex));
+        leaveParked(request);
         request.phase = LifecyclePhase.QUEUED;
         stats.admitted++;
-        observer.onEnqueued(nowNs, request, profile.classes().get(classIndex));
         if (request.dueAt() != ClassifyRequest.NO_DEADLINE) {
             timers.schedule(request, request.dueAt());
         }
@@ -253,7 +266,7 @@ final class AdmissionFlow implements Timers.Expiry {
     /** Releases the request's booking and lets lanes parked on its worker be asked again. */
     private void release(LiveRequest request) {
         WorkerState worker = request.bookedWorker;
-        WorkerTable.release(request);
+        workers.release(request);
         if (worker != null) {
             queues.onWorkerChanged(worker.id);
         }
@@ -266,16 +279,25 @@ final class AdmissionFlow implements Timers.Expiry {
             LiveRequest request = (LiveRequest) entry;
             timers.cancel(request);
             PolicyClassSpec spec = profile.classes().get(request.classIndex());
-            WorkerState worker = workers.select(request, spec);
-            if (worker == null) {
-                reject(request, Rejections.NO_ENDPOINTS);
+            WorkerState worker;
+            try {
+                worker = workers.select(request, spec);
+            } catch (RuntimeException e) {
+                stats.selectorFailures++;
+                lifecycles.logSanitized(request, Rejections.selectorFailed(e));
+                reject(request, Rejections.selectorFailed(e));
                 continue;
             }
-            WorkerTable.book(request, worker);
+            if (worker == null) {
+                reject(request, drain.stamp(Rejections.NO_ENDPOINTS, -1, 0));
+                continue;
+            }
+            workers.book(request, worker);
             queues.onWorkerChanged(worker.id);
+            observer.onDispatched(nowNs, request, worker.id);
+            drain.onDispatch(request.classIndex(), nowNs);
             request.phase = LifecyclePhase.SENT;
             stats.dispatched++;
-            observer.onDispatched(nowNs, request, worker.id);
             dispatched++;
             if (!lifecycles.notifyDispatched(request, worker)) {
                 abort(request, null);
@@ -293,9 +315,9 @@ final class AdmissionFlow implements Timers.Expiry {
         if (request.phase != LifecyclePhase.SENT) {
             return;
         }
-        request.phase = LifecyclePhase.RESPONDING;
         observer.onResponding(nowNs, request);
-        WorkerTable.prefillDone(request);
+        request.phase = LifecyclePhase.RESPONDING;
+        workers.prefillDone(request);
         queues.onWorkerChanged(request.lastWorker);
         if (host.observesEvents()) {
             host.deliver(new ClassifyEvent.Responding(request.requestId(), request.lastWorker));
@@ -346,10 +368,10 @@ final class AdmissionFlow implements Timers.Expiry {
         if (request.phase != LifecyclePhase.SENT && request.phase != LifecyclePhase.RESPONDING) {
             return;
         }
+        observer.onRetried(nowNs, request);
         release(request);
         request.phase = LifecyclePhase.REGISTERED;
         stats.retried++;
-        observer.onRetried(nowNs, request);
         dispatchNeeded = true;
         classify(request);
     }
@@ -376,6 +398,7 @@ final class AdmissionFlow implements Timers.Expiry {
         if (wakeup != null) {
             wakeup.close();
         }
+        leaveParked(request);
         request.phase = LifecyclePhase.TERMINAL;
         lifecycles.remove(request);
         if (host.observesEvents()) {

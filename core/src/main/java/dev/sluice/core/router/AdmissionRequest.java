@@ -2,6 +2,7 @@ package dev.sluice.core.router;
 
 import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.kv.BlockHasher;
 import java.util.Objects;
 
 /**
@@ -9,6 +10,8 @@ import java.util.Objects;
  * its own thread, so one instance may be submitted many times (a load generator can reuse it).
  */
 public final class AdmissionRequest {
+    private static final long[] EMPTY = new long[0];
+
     private final String requestId;
     private final long inputTokens;
     private final String policyClass;
@@ -17,6 +20,8 @@ public final class AdmissionRequest {
     private final int strictPriority;
     private final double priorityJump;
     private final String tenant;
+    private final long[] localBlockHashes;
+    private final long[] sequenceBlockHashes;
 
     private AdmissionRequest(Builder builder) {
         this.requestId = builder.requestId;
@@ -27,6 +32,8 @@ public final class AdmissionRequest {
         this.strictPriority = builder.strictPriority;
         this.priorityJump = builder.priorityJump;
         this.tenant = builder.tenant;
+        this.localBlockHashes = builder.localBlockHashes;
+        this.sequenceBlockHashes = builder.sequenceBlockHashes;
     }
 
     /** A builder for a request with this id (the {@code x-request-id}; lifecycle events carry it). */
@@ -73,6 +80,21 @@ public final class AdmissionRequest {
         return tenant;
     }
 
+    /** The local hashes of the prompt's complete KV blocks (empty when the prompt's tokens are unknown). */
+    long[] localBlockHashes() {
+        return localBlockHashes;
+    }
+
+    /** The sequence hashes (block identities) of the prompt's complete KV blocks, same length. */
+    long[] sequenceBlockHashes() {
+        return sequenceBlockHashes;
+    }
+
+    /** Complete KV blocks of the prompt the router can match against caches. */
+    public int promptBlocks() {
+        return localBlockHashes.length;
+    }
+
     @Override
     public String toString() {
         return "AdmissionRequest[" + requestId + ", " + inputTokens + " tokens"
@@ -90,6 +112,8 @@ public final class AdmissionRequest {
         private int strictPriority;
         private double priorityJump;
         private String tenant;
+        private long[] localBlockHashes = EMPTY;
+        private long[] sequenceBlockHashes = EMPTY;
 
         private Builder(String requestId) {
             Objects.requireNonNull(requestId, "requestId");
@@ -132,6 +156,17 @@ public final class AdmissionRequest {
                 throw new IllegalArgumentException("priorityJump must be finite, was " + seconds);
             }
             this.priorityJump = seconds;
+            return this;
+        }
+
+        /**
+         * The prompt's token ids: sets the input size and the block hashes the router matches against the workers'
+         * caches. {@code hasher}'s block size must be the router's.
+         */
+        public Builder promptTokens(int[] tokens, BlockHasher hasher) {
+            this.inputTokens = tokens.length;
+            this.localBlockHashes = hasher.localHashes(tokens);
+            this.sequenceBlockHashes = BlockHasher.sequenceHashes(localBlockHashes);
             return this;
         }
 

@@ -1,6 +1,7 @@
 package dev.sluice.core.router;
 
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.kv.KvEvent;
 import java.util.OptionalLong;
 
 /**
@@ -18,7 +19,8 @@ final class IngressEvent {
         OUTPUT_TOKENS,
         RETRY,
         WORKER_JOIN,
-        WORKER_LEAVE
+        WORKER_LEAVE,
+        KV_EVENT
     }
 
     Type type;
@@ -30,8 +32,10 @@ final class IngressEvent {
     Throwable cause;
     WorkerWithDpRank worker;
     OptionalLong totalKvBlocks;
+    KvEvent kvEvent;
 
     void clear() {
+        kvEvent = null;
         request = null;
         listener = null;
         cause = null;

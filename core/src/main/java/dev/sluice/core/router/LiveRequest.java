@@ -51,7 +51,10 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
 
     WorkerState bookedWorker;
     WorkerWithDpRank lastWorker;
-    long bookedPrefillTokens;
+    /** Cached blocks of the chosen worker at the last placement. */
+    int dispatchOverlapBlocks;
+    private long[] localHashes;
+    private long[] sequenceHashes;
 
     LiveRequest(RouterSignals signals) {
         this.signals = signals;
@@ -86,7 +89,9 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
         timerId = -1;
         bookedWorker = null;
         lastWorker = null;
-        bookedPrefillTokens = 0;
+        dispatchOverlapBlocks = 0;
+        localHashes = request.localBlockHashes();
+        sequenceHashes = request.sequenceBlockHashes();
     }
 
     /** Drops references so a pooled record keeps nothing alive. */
@@ -105,11 +110,38 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
         bookedWorker = null;
         lastWorker = null;
         parkTimeout = null;
+        localHashes = null;
+        sequenceHashes = null;
+    }
+
+    long[] localBlockHashes() {
+        return localHashes;
+    }
+
+    long[] sequenceBlockHashes() {
+        return sequenceHashes;
     }
 
     @Override
     public long lifecycleId() {
         return lifecycleId;
+    }
+
+    @Override
+    public Stage stage() {
+        return switch (phase) {
+            case REGISTERED -> Stage.CLASSIFYING;
+            case DEFERRED, PARKED -> Stage.WAITING_IN_CLASSIFIER;
+            case QUEUED -> Stage.QUEUED;
+            case SENT -> Stage.DISPATCHED;
+            case RESPONDING -> Stage.RESPONDING;
+            case TERMINAL -> Stage.ENDED;
+        };
+    }
+
+    @Override
+    public WorkerWithDpRank worker() {
+        return lastWorker;
     }
 
     @Override

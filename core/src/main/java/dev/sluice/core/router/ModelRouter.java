@@ -6,8 +6,11 @@ import com.lmax.disruptor.RingBuffer;
 import dev.sluice.core.api.RequestClassifier;
 import dev.sluice.core.api.RequestClassifierContext;
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.kv.KvEvent;
+import dev.sluice.core.spi.WorkerSelectorContext;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentInvoker;
@@ -42,6 +45,7 @@ public final class ModelRouter implements AutoCloseable {
     private final AgentRunner runner;
     private final AgentInvoker invoker;
     private final RequestClassifier classifier;
+    private final WakeableIdleStrategy idle;
     private volatile boolean closed;
 
     private ModelRouter(RouterContext context, boolean ownThread) {
@@ -50,8 +54,11 @@ public final class ModelRouter implements AutoCloseable {
         this.ring = RingBuffer.createMultiProducer(IngressEvent::new, context.ringSize(), new BusySpinWaitStrategy());
         // Arrivals stop while a quarter of the ring is left, so lifecycle messages always find a slot quickly.
         this.arrivalReserve = context.ringSize() / 4;
-        RouterSignals signals = new RouterSignals();
-        WorkerTable workers = new WorkerTable();
+        this.idle = new WakeableIdleStrategy(1_000_000L);
+        RouterSignals signals = new RouterSignals(idle::wake);
+        WorkerTable workers = new WorkerTable(context.blockSize(), Objects.requireNonNull(context.workerSelector()
+            .create(new WorkerSelectorContext(context.model(), context.blockSize(),
+                new SplittableRandom(context.randomSeed()))), "the worker selector factory returned null"));
         PeriodicTasks periodic = new PeriodicTasks();
         RequestClassifierContext classifierContext = new RequestClassifierContext(context.model(),
             context.blockSize(), workers::snapshot, context.clock(), periodic);
@@ -62,7 +69,9 @@ public final class ModelRouter implements AutoCloseable {
             new RouterStats());
         ErrorHandler errors = t -> LOG.error("scheduler of model {} failed a duty cycle", context.model(), t);
         if (ownThread) {
-            this.runner = new AgentRunner(context.idleStrategy(), errors, null, agent);
+            idle.pendingWork(agent::hasPendingWork);
+            this.runner = new AgentRunner(context.idleStrategy() != null ? context.idleStrategy() : idle, errors,
+                null, agent);
             this.invoker = null;
             AgentRunner.startOnThread(runner, r -> {
                 Thread thread = new Thread(r, agent.roleName());
@@ -143,6 +152,7 @@ public final class ModelRouter implements AutoCloseable {
         event.request = request;
         event.listener = listener;
         ring.publish(sequence);
+        idle.wake();
         return lifecycleId;
     }
 
@@ -198,6 +208,7 @@ public final class ModelRouter implements AutoCloseable {
         event.value = maxNumBatchedTokens;
         event.totalKvBlocks = Objects.requireNonNull(totalKvBlocks, "totalKvBlocks");
         ring.publish(sequence);
+        idle.wake();
     }
 
     /** A worker rank deregistered; requests running on it end as their lifecycle reports say. */
@@ -207,6 +218,24 @@ public final class ModelRouter implements AutoCloseable {
         event.type = IngressEvent.Type.WORKER_LEAVE;
         event.worker = Objects.requireNonNull(worker, "worker");
         ring.publish(sequence);
+        idle.wake();
+    }
+
+    /**
+     * An engine's KV-cache event (blocks stored, removed, cache cleared), from any thread. Events must arrive in
+     * the order each engine published them.
+     */
+    public void kvEvent(KvEvent event) {
+        Objects.requireNonNull(event, "event");
+        if (closed) {
+            return;
+        }
+        long sequence = ring.next();
+        IngressEvent slot = ring.get(sequence);
+        slot.type = IngressEvent.Type.KV_EVENT;
+        slot.kvEvent = event;
+        ring.publish(sequence);
+        idle.wake();
     }
 
     /** A copy of the router's counters (approximate while the scheduler runs on its own thread). */
@@ -240,5 +269,6 @@ public final class ModelRouter implements AutoCloseable {
         event.value = value;
         event.cause = cause;
         ring.publish(sequence);
+        idle.wake();
     }
 }

@@ -3,6 +3,7 @@ package dev.sluice.core.router;
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.ErrorClass;
 import dev.sluice.core.queue.QueueRejection;
+import java.time.Duration;
 
 /**
  * The router's own typed rejections. Public messages are fixed texts; details go to the diagnostic. The shared
@@ -13,9 +14,10 @@ final class Rejections {
     static final String CLASSIFIER_FAILED_MESSAGE = "request classifier failed";
 
     static final AdmissionError INGRESS_FULL = AdmissionError.of(ErrorClass.CAPACITY_EXHAUSTED)
-        .reason("ingress_full").diagnostic("the router's ingress ring is full");
+        .reason("ingress_full").diagnostic("the router's ingress ring is full").retryAfter(Duration.ofSeconds(1));
     static final AdmissionError TOO_MANY_LIVE = AdmissionError.of(ErrorClass.CAPACITY_EXHAUSTED)
-        .reason("too_many_live_requests").diagnostic("the router's live-request limit is reached");
+        .reason("too_many_live_requests").diagnostic("the router's live-request limit is reached")
+        .retryAfter(Duration.ofSeconds(1));
     static final AdmissionError TOO_MANY_DEFERRALS = AdmissionError.of(ErrorClass.CAPACITY_EXHAUSTED)
         .reason("too_many_deferrals").diagnostic("the router's limit on deferred classifications is reached");
     static final AdmissionError DUPLICATE_ID = AdmissionError.of(ErrorClass.CONFLICT)
@@ -37,6 +39,12 @@ final class Rejections {
         AdmissionError error = AdmissionError.of(ErrorClass.INTERNAL).reason("classifier_failed")
             .publicMessage(CLASSIFIER_FAILED_MESSAGE).diagnostic(diagnostic);
         return cause == null ? error : error.causedBy(cause);
+    }
+
+    /** The worker selector failed: sanitized 500, detail for operators. */
+    static AdmissionError selectorFailed(Throwable cause) {
+        return AdmissionError.of(ErrorClass.INTERNAL).reason("worker_selection_failed")
+            .publicMessage("worker selection failed").diagnostic("worker selector threw: " + cause).causedBy(cause);
     }
 
     /** The classifier returned an object other than the request it was given. */

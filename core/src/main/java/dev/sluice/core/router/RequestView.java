@@ -8,6 +8,25 @@ import dev.sluice.core.api.WorkerWithDpRank;
  * and the queue snapshot. Valid only during the callback (the record is reused afterwards).
  */
 public interface RequestView {
+    /** Where the request is when the observer is called. */
+    enum Stage {
+        /** Registered; the classifier is deciding now. */
+        CLASSIFYING,
+        /** Deferred to a continuation or parked. */
+        WAITING_IN_CLASSIFIER,
+        /** In its policy-class queue. */
+        QUEUED,
+        /** Dispatched; no response item yet. */
+        DISPATCHED,
+        /** The first response item arrived. */
+        RESPONDING,
+        /** The lifecycle has ended. */
+        ENDED
+    }
+
+    /** The stage at the moment of the callback (before the change the callback reports). */
+    Stage stage();
+
     long lifecycleId();
 
     String requestId();
@@ -42,8 +61,14 @@ public interface RequestView {
     /** The classifier's soft worker target, or {@code null}. */
     WorkerWithDpRank workerSelectionTarget();
 
+    /** The worker the request was last placed on, or {@code null} before dispatch. */
+    WorkerWithDpRank worker();
+
     /** The physical class index in the profile, once enqueued; else -1. */
     int classIndex();
+
+    /** When the request entered its policy class (router clock, ns); meaningful once enqueued. */
+    long enqueuedAt();
 
     /** Cached tokens of the queue snapshot (best eligible worker at enqueue). */
     long cachedTokens();

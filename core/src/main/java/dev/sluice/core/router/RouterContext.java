@@ -3,11 +3,13 @@ package dev.sluice.core.router;
 import dev.sluice.core.api.OverloadStatus;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.spi.DefaultSelectorSettings;
+import dev.sluice.core.spi.DefaultWorkerSelector;
 import dev.sluice.core.spi.RequestClassifierFactory;
+import dev.sluice.core.spi.WorkerSelectorFactory;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import org.agrona.BitUtil;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -26,9 +28,11 @@ public final class RouterContext {
     private int maxLiveRequests = 1 << 16;
     private int maxDeferrals = 100_000;
     private int overloadStatus = OverloadStatus.DEFAULT;
-    private IdleStrategy idleStrategy = new BackoffIdleStrategy();
+    private IdleStrategy idleStrategy;
     private int eventsPerDutyCycle = 256;
     private SchedulerObserver observer = SchedulerObserver.NONE;
+    private WorkerSelectorFactory workerSelector = DefaultWorkerSelector.factory(DefaultSelectorSettings.DEFAULTS);
+    private long randomSeed = 42;
 
     public RouterContext model(String name) {
         this.model = Objects.requireNonNull(name, "model");
@@ -119,12 +123,17 @@ public final class RouterContext {
         return overloadStatus;
     }
 
-    /** How the scheduler thread idles when there is no work. */
+    /**
+     * How the scheduler thread idles when there is no work. By default it spins, yields, then parks for at most a
+     * millisecond, and producers wake it when they hand it work; a strategy given here is used as it is (a
+     * busy-spin strategy trades a core for the lowest latency).
+     */
     public RouterContext idleStrategy(IdleStrategy strategy) {
         this.idleStrategy = Objects.requireNonNull(strategy, "idleStrategy");
         return this;
     }
 
+    /** The configured strategy, or {@code null} for the default wakeable one. */
     public IdleStrategy idleStrategy() {
         return idleStrategy;
     }
@@ -147,6 +156,26 @@ public final class RouterContext {
 
     public SchedulerObserver observer() {
         return observer;
+    }
+
+    /** The worker selector for this router (from the registry's {@code worker_selection}); default: built-in. */
+    public RouterContext workerSelector(WorkerSelectorFactory factory) {
+        this.workerSelector = Objects.requireNonNull(factory, "workerSelector");
+        return this;
+    }
+
+    public WorkerSelectorFactory workerSelector() {
+        return workerSelector;
+    }
+
+    /** The seed of the selector's random source (temperature sampling), so runs and replays repeat. */
+    public RouterContext randomSeed(long seed) {
+        this.randomSeed = seed;
+        return this;
+    }
+
+    public long randomSeed() {
+        return randomSeed;
     }
 
     void conclude() {

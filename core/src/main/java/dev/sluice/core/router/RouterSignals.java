@@ -15,15 +15,22 @@ final class RouterSignals {
     }
 
     private final ManyToOneConcurrentLinkedQueue<Signal> inbox = new ManyToOneConcurrentLinkedQueue<>();
+    private final Runnable wakeScheduler;
+
+    RouterSignals(Runnable wakeScheduler) {
+        this.wakeScheduler = wakeScheduler;
+    }
 
     /** A continuation finished (or failed); always posted, even when its lifecycle is gone. */
     void deferralDone(long lifecycleId, LiveRequest record, Classification result, Throwable failure) {
         inbox.offer(new Signal(lifecycleId, record, result, failure, null, false));
+        wakeScheduler.run();
     }
 
     /** A parked request was woken; {@code rejection} is {@code null} to admit. */
     void wake(long lifecycleId, AdmissionError rejection) {
         inbox.offer(new Signal(lifecycleId, null, null, null, rejection, true));
+        wakeScheduler.run();
     }
 
     /** Removes the next message, or {@code null}. Scheduler thread only. */

@@ -21,10 +21,11 @@ package dev.sluice.core.router;
  * @param live               live lifecycles now.
  * @param queued             requests waiting in policy queues now.
  * @param deferralsRunning   continuations running now.
+ * @param parkedNow          requests parked now (waiting for a wake-up or deadline, holding no thread).
  */
 public record RouterStatistics(long arrived, long admitted, long dispatched, long completed, long aborted,
                                long rejected, long deferred, long parked, long expired, long retried,
                                long queueRejected, long classifierFailures, long eventFailures,
                                long listenerFailures, long staleResults, int live, int queued,
-                               int deferralsRunning) {
+                               int deferralsRunning, int parkedNow) {
 }

@@ -13,16 +13,19 @@ final class RouterStats {
     long rejected;
     long deferred;
     long parked;
+    /** Requests parked right now. */
+    int parkedNow;
     long expired;
     long retried;
     long queueRejected;
     long classifierFailures;
+    long selectorFailures;
     long listenerFailures;
     long staleResults;
 
     RouterStatistics copy(int live, int queued, int deferralsRunning, long eventFailures) {
         return new RouterStatistics(arrived, admitted, dispatched, completed, aborted, rejected, deferred, parked,
             expired, retried, queueRejected, classifierFailures, eventFailures, listenerFailures, staleResults, live,
-            queued, deferralsRunning);
+            queued, deferralsRunning, parkedNow);
     }
 }

@@ -23,6 +23,7 @@ import org.agrona.concurrent.NanoClock;
 final class SchedulerAgent implements Agent {
     private final String name;
     private final NanoClock clock;
+    private final RingBuffer<IngressEvent> ring;
     private final EventPoller<IngressEvent> poller;
     private final EventPoller.Handler<IngressEvent> handler = this::onIngress;
     private final int eventsPerCycle;
@@ -45,6 +46,7 @@ final class SchedulerAgent implements Agent {
         this.periodic = periodic;
         this.name = "sluice-scheduler-" + context.model();
         this.clock = context.clock();
+        this.ring = ring;
         this.poller = ring.newPoller();
         ring.addGatingSequences(poller.getSequence());
         this.eventsPerCycle = context.eventsPerDutyCycle();
@@ -91,6 +93,11 @@ final class SchedulerAgent implements Agent {
         }
     }
 
+    /** True when the ring or the inbox holds work the scheduler has not taken yet (any thread). */
+    boolean hasPendingWork() {
+        return ring.getCursor() > poller.getSequence().get() || !signals.isEmpty();
+    }
+
     RouterStatistics statistics() {
         return stats.copy(lifecycles.size(), queues.size(), deferrals.running(), host.eventFailures);
     }
@@ -119,6 +126,7 @@ final class SchedulerAgent implements Agent {
                 }
                 flow.workersChanged();
             }
+            case KV_EVENT -> workers.apply(event.kvEvent);
             default -> lifecycle(event);
         }
     }

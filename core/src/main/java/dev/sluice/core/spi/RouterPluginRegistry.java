@@ -1,12 +1,12 @@
 package dev.sluice.core.spi;
 
 import dev.sluice.core.config.PluginSection;
-import java.util.Map;
+import dev.sluice.core.config.WorkerSelectionConfig;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
-import java.util.TreeMap;
+import java.util.Set;
 
 /**
  * The plugins linked into this process, by type name. Filled at startup by {@link RouterPluginCatalog}s, then
@@ -14,10 +14,13 @@ import java.util.TreeMap;
  * thread, then only read it.
  */
 public final class RouterPluginRegistry {
-    /** The reserved name of the pass-through behaviour. */
+    /** The reserved type name of the built-in behaviour: pass-through classification, the default selector. */
     public static final String DEFAULT_TYPE = "default";
 
-    private final Map<String, RequestClassifierProvider> classifiers = new TreeMap<>();
+    private final ProviderTable<RequestClassifierProvider> classifiers =
+        new ProviderTable<>("request-classifier", "classifier", "sluice's pass-through behavior");
+    private final ProviderTable<WorkerSelectorProvider> selectors =
+        new ProviderTable<>("worker-selection", "worker-selection", "sluice's built-in selector");
 
     /** An empty registry. */
     public RouterPluginRegistry() {
@@ -42,30 +45,27 @@ public final class RouterPluginRegistry {
 
     /** Registers a classifier type. */
     public void registerRequestClassifier(String type, RequestClassifierProvider provider) throws RegistryException {
-        Objects.requireNonNull(provider, "provider");
-        if (type == null || type.isEmpty()) {
-            throw new RegistryException(RegistryException.Kind.EMPTY_NAME, type,
-                "request-classifier type must not be empty", null);
-        }
-        if (DEFAULT_TYPE.equals(type)) {
-            throw new RegistryException(RegistryException.Kind.RESERVED_DEFAULT, type,
-                "request-classifier type 'default' is reserved for sluice's pass-through behavior", null);
-        }
-        if (classifiers.containsKey(type)) {
-            throw new RegistryException(RegistryException.Kind.DUPLICATE, type,
-                "request-classifier type \"" + type + "\" is already registered", null);
-        }
-        classifiers.put(type, provider);
+        classifiers.register(type, provider);
+    }
+
+    /** Registers a worker-selection type, which {@code worker_selection} instances then name by {@code type}. */
+    public void registerWorkerSelector(String type, WorkerSelectorProvider provider) throws RegistryException {
+        selectors.register(type, provider);
     }
 
     /** The registered classifier types, sorted. */
-    public java.util.Set<String> requestClassifierTypes() {
-        return java.util.Collections.unmodifiableSet(classifiers.keySet());
+    public Set<String> requestClassifierTypes() {
+        return classifiers.types();
+    }
+
+    /** The registered worker-selection types, sorted (the built-in {@code default} is not listed). */
+    public Set<String> workerSelectorTypes() {
+        return selectors.types();
     }
 
     /** True when no plugin of any kind is registered. */
     public boolean isEmpty() {
-        return classifiers.isEmpty();
+        return classifiers.isEmpty() && selectors.isEmpty();
     }
 
     /**
@@ -78,12 +78,7 @@ public final class RouterPluginRegistry {
             return Optional.empty();
         }
         String type = section.get().type();
-        RequestClassifierProvider provider = classifiers.get(type);
-        if (provider == null) {
-            String linked = classifiers.isEmpty() ? "<none>" : String.join(", ", classifiers.keySet());
-            throw new RegistryException(RegistryException.Kind.UNKNOWN_TYPE, type,
-                "unknown request-classifier type \"" + type + "\"; linked classifier types: " + linked, null);
-        }
+        RequestClassifierProvider provider = classifiers.require(type);
         try {
             RequestClassifierFactory factory = provider.provide(
                 new RequestClassifierParameters(section.get().parameters()));
@@ -91,12 +86,51 @@ public final class RouterPluginRegistry {
                 throw new ProviderException("provider returned no factory");
             }
             return Optional.of(factory);
-        } catch (ProviderException e) {
-            throw new RegistryException(RegistryException.Kind.PROVIDER, type,
-                "invalid parameters for request-classifier type \"" + type + "\": " + e.getMessage(), e);
-        } catch (RuntimeException e) {
-            throw new RegistryException(RegistryException.Kind.PROVIDER, type,
-                "invalid parameters for request-classifier type \"" + type + "\": provider failed: " + e, e);
+        } catch (ProviderException | RuntimeException e) {
+            throw classifiers.providerError(type, e);
+        }
+    }
+
+    /**
+     * The selector factory for {@code role} ({@code aggregated}, {@code prefill}, {@code decode}, {@code encode}):
+     * the built-in default selector with Dynamo's defaults when there is no {@code worker_selection} section, the
+     * role is unset or names {@code default}; otherwise the named instance's provider runs here, once per call, and
+     * its factory runs once per model router. An instance of type {@code default} configures the built-in selector
+     * ({@code overlap_score_weight}, {@code router_temperature}).
+     */
+    public WorkerSelectorFactory resolveWorkerSelector(Optional<WorkerSelectionConfig> config, String role)
+        throws RegistryException {
+        return resolveWorkerSelector(config, role, DefaultSelectorSettings.DEFAULTS);
+    }
+
+    /**
+     * As {@link #resolveWorkerSelector(Optional, String)}, with {@code fallback} (for instance the router's
+     * command-line settings) used when the built-in selector serves the role without an instance of its own.
+     */
+    public WorkerSelectorFactory resolveWorkerSelector(Optional<WorkerSelectionConfig> config, String role,
+                                                       DefaultSelectorSettings fallback) throws RegistryException {
+        Objects.requireNonNull(role, "role");
+        String name = config.isEmpty() ? null : config.get().instanceFor(role);
+        if (name == null || name.equals(DEFAULT_TYPE)) {
+            return DefaultWorkerSelector.factory(fallback);
+        }
+        WorkerSelectionConfig.Instance instance = config.get().instance(name);
+        if (instance == null) {
+            throw new RegistryException(RegistryException.Kind.UNKNOWN_TYPE, null,
+                "worker_selection " + role + " \"" + name + "\" does not name a configured instance", null);
+        }
+        String type = instance.plugin().type();
+        WorkerSelectorProvider provider = type.equals(DEFAULT_TYPE)
+            ? DefaultSelectorSettings::provide : selectors.require(type);
+        try {
+            WorkerSelectorFactory factory = provider.provide(
+                new WorkerSelectorParameters(instance.plugin().parameters()));
+            if (factory == null) {
+                throw new ProviderException("provider returned no factory");
+            }
+            return factory;
+        } catch (ProviderException | RuntimeException e) {
+            throw selectors.providerError(type, e);
         }
     }
 }

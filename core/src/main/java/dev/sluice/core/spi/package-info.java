@@ -1,8 +1,20 @@
 /**
- * Plugin registration: a {@link dev.sluice.core.spi.RouterPluginCatalog} (found through {@link java.util.ServiceLoader})
- * registers {@link dev.sluice.core.spi.RequestClassifierProvider}s by type name in the
- * {@link dev.sluice.core.spi.RouterPluginRegistry}; the router-policy YAML selects one by {@code type}. The provider
- * validates the YAML {@code parameters} once at startup and returns a
- * {@link dev.sluice.core.spi.RequestClassifierFactory}, called once per model router.
+ * Plugin registration and the plugin interfaces. A {@link dev.sluice.core.spi.RouterPluginCatalog} (found through
+ * {@link java.util.ServiceLoader}) registers providers by type name in the
+ * {@link dev.sluice.core.spi.RouterPluginRegistry}; the router-policy YAML selects one by {@code type}. A provider
+ * validates the YAML {@code parameters} once at startup and returns a factory, called once per model router.
+ * <ul>
+ *   <li>Request classifiers: {@link dev.sluice.core.spi.RequestClassifierProvider} →
+ *   {@link dev.sluice.core.spi.RequestClassifierFactory} (section {@code request_classifier}).</li>
+ *   <li>Worker selectors: {@link dev.sluice.core.spi.WorkerSelectorProvider} →
+ *   {@link dev.sluice.core.spi.WorkerSelectorFactory} → {@link dev.sluice.core.spi.WorkerSelector} (section
+ *   {@code worker_selection}, per role). The built-in {@link dev.sluice.core.spi.DefaultWorkerSelector} serves
+ *   every role not given an instance.</li>
+ * </ul>
+ * Per dispatched request the router runs:
+ * <pre>
+ *   eligible workers ──► SelectionCandidates (overlap, booked load, new blocks, capacity)
+ *                    ──► WorkerSelector.select(inputs) ──► candidate index ──► booking on that worker
+ * </pre>
  */
 package dev.sluice.core.spi;

@@ -3,9 +3,10 @@ package dev.sluice.core.spi;
 import dev.sluice.core.api.RequestClassifier;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A classifier-only catalog found through META-INF/services in the test classpath. */
+/** A catalog of one classifier and one worker selector, found through META-INF/services in the test classpath. */
 public final class TestCatalog implements RouterPluginCatalog {
     static final String TYPE = "test-catalog-classifier";
+    static final String SELECTOR_TYPE = "test-catalog-selector";
     static final AtomicInteger PROVIDER_CALLS = new AtomicInteger();
     static final AtomicInteger FACTORY_CALLS = new AtomicInteger();
 
@@ -18,5 +19,6 @@ public final class TestCatalog implements RouterPluginCatalog {
                 return new RequestClassifier() { };
             };
         });
+        registry.registerWorkerSelector(SELECTOR_TYPE, parameters -> context -> inputs -> WorkerSelector.NONE);
     }
 }

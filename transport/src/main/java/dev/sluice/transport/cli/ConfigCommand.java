@@ -67,6 +67,7 @@ final class ConfigCommand implements Runnable {
                 config = RouterPolicyLoader.load(file);
                 RouterPluginRegistry registry = PluginPath.registry(pluginPath);
                 registry.resolveRequestClassifier(config.requestClassifier());
+                registry.resolveWorkerSelector(config.workerSelection(), PolicySource.ROLE);
             } catch (ConfigException | RegistryException e) {
                 err.println("sluice: " + e.getMessage());
                 return 2;

@@ -65,7 +65,7 @@ final class DemoCommand implements Callable<Integer> {
             return 2;
         }
         boolean balanced = InProcessDemo.run(new InProcessDemo.Settings(duration.toNanos(), workers, seed,
-            policy.config(), policy.classifier(), queueThreshold == null ? java.util.OptionalDouble.empty()
+            policy.config(), policy.classifier(), policy.selector(), queueThreshold == null ? java.util.OptionalDouble.empty()
                 : java.util.OptionalDouble.of(queueThreshold), queuePolicy), System.out);
         return balanced ? 0 : 1;
     }

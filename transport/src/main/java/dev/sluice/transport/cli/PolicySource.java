@@ -5,6 +5,8 @@ import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.spi.RegistryException;
 import dev.sluice.core.spi.RequestClassifierFactory;
+import dev.sluice.core.spi.RouterPluginRegistry;
+import dev.sluice.core.spi.WorkerSelectorFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -20,9 +22,15 @@ final class PolicySource {
     static final String ENV = "DYN_ROUTER_POLICY_CONFIG";
     private static final String BUNDLED = "/dev/sluice/transport/demo/demo-policy.yaml";
 
-    /** A loaded policy and the classifier factory it selects ({@code null}: none configured). */
-    record Loaded(RouterPolicyConfig config, RequestClassifierFactory classifier) {
+    /**
+     * A loaded policy, the classifier factory it selects ({@code null}: none configured) and the worker selector
+     * of the aggregated role (the built-in one unless the policy names another).
+     */
+    record Loaded(RouterPolicyConfig config, RequestClassifierFactory classifier, WorkerSelectorFactory selector) {
     }
+
+    /** The role whose worker selector an aggregated (non-disaggregated) router uses. */
+    static final String ROLE = "aggregated";
 
     /** The policy could not be loaded; start-up stops. */
     static final class StartupException extends Exception {
@@ -47,9 +55,11 @@ final class PolicySource {
             } else {
                 config = RouterPolicyLoader.parse(bundled(), "demo-policy.yaml (bundled)");
             }
-            RequestClassifierFactory classifier = PluginPath.registry(pluginPath)
-                .resolveRequestClassifier(config.requestClassifier()).orElse(null);
-            return new Loaded(config, classifier);
+            RouterPluginRegistry registry = PluginPath.registry(pluginPath);
+            RequestClassifierFactory classifier = registry.resolveRequestClassifier(config.requestClassifier())
+                .orElse(null);
+            WorkerSelectorFactory selector = registry.resolveWorkerSelector(config.workerSelection(), ROLE);
+            return new Loaded(config, classifier, selector);
         } catch (ConfigException | RegistryException | IOException e) {
             throw new StartupException(e.getMessage(), e);
         }

@@ -3,6 +3,7 @@ package dev.sluice.transport.demo;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.spi.RequestClassifierFactory;
+import dev.sluice.core.spi.WorkerSelectorFactory;
 import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
@@ -21,11 +22,13 @@ public final class InProcessDemo {
      *
      * @param policy     the router-policy file in force (the bundled one unless the user gave another).
      * @param classifier the classifier factory the policy selects, or {@code null} for the demo's own.
+     * @param selector   the worker selector the policy selects (the built-in one by default).
      * @param fallbackThreshold {@code --router-queue-threshold}, for a policy without a profile for the model.
      * @param fallbackPolicy    {@code --router-queue-policy}, likewise.
      */
     public record Settings(long durationNs, int workers, long seed, RouterPolicyConfig policy,
-                           RequestClassifierFactory classifier, OptionalDouble fallbackThreshold,
+                           RequestClassifierFactory classifier, WorkerSelectorFactory selector,
+                           OptionalDouble fallbackThreshold,
                            QueuePolicy fallbackPolicy) {
     }
 
@@ -65,6 +68,7 @@ public final class InProcessDemo {
 
         VirtualClock clock = new VirtualClock();
         RouterContext context = new RouterContext().model(MODEL).clock(clock).profile(profile)
+            .workerSelector(settings.selector()).randomSeed(settings.seed())
             .classifierFactory(settings.classifier() != null ? settings.classifier()
                 : c -> new SessionTurnClassifier(queueBudgetNs, parkBudgetNs));
         long start = System.nanoTime();

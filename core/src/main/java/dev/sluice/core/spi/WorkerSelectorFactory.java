@@ -1,0 +1,10 @@
+package dev.sluice.core.spi;
+
+/**
+ * Creates one worker selector per model router and role, when the router is built (not per request). Each
+ * instance owns its state.
+ */
+@FunctionalInterface
+public interface WorkerSelectorFactory {
+    WorkerSelector create(WorkerSelectorContext context);
+}

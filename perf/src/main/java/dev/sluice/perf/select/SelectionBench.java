@@ -1,0 +1,148 @@
+package dev.sluice.perf.select;
+
+import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.kv.ActiveLoad;
+import dev.sluice.core.kv.ActiveSequences;
+import dev.sluice.core.kv.BlockHasher;
+import dev.sluice.core.kv.KvEvent;
+import dev.sluice.core.kv.KvIndex;
+import dev.sluice.core.kv.OverlapScores;
+import dev.sluice.core.spi.DefaultSelectorSettings;
+import dev.sluice.core.spi.DefaultWorkerSelector;
+import dev.sluice.core.spi.SelectionCandidates;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * KV-aware placement of one request among {@link #workers} ranks: {@code findMatches} alone, and
+ * {@code findMatches} plus filling the candidates (overlap, booked load, new blocks) and the default selector's
+ * choice. The fleet serves chats over {@value #SYSTEM_PROMPTS} system prompts of {@value #SYSTEM_BLOCKS} blocks:
+ * each rank caches one system prompt and {@value #CACHED_CHATS} chats on top of it, and has
+ * {@value #BOOKED_PER_WORKER} requests booked. Requests are a system prompt plus a {@value #TAIL_BLOCKS}-block
+ * tail, half of them continuing a cached chat. Hashing the tokens is not measured (the router does it once per
+ * request, before selection).
+ *
+ * <p>Run: {@code java -jar perf/target/benchmarks.jar SelectionBench -prof gc}; 0 B/op in
+ * {@code gc.alloc.rate.norm} is the target.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class SelectionBench {
+    private static final int BLOCK_SIZE = 16;
+    private static final int SYSTEM_PROMPTS = 4;
+    private static final int SYSTEM_BLOCKS = 32;
+    private static final int CACHED_CHATS = 16;
+    private static final int BOOKED_PER_WORKER = 4;
+    private static final int TAIL_BLOCKS = 16;
+    private static final int REQUESTS = 1024;
+
+    @Param({"8", "32", "128"})
+    public int workers;
+
+    @Param({"0.0", "1.0"})
+    public double temperature;
+
+    private final KvIndex index = new KvIndex();
+    private final ActiveSequences active = new ActiveSequences();
+    private final OverlapScores scores = new OverlapScores();
+    private final SelectionCandidates candidates = new SelectionCandidates();
+    private DefaultWorkerSelector selector;
+    private WorkerWithDpRank[] ranks;
+    private ActiveLoad[] loads;
+    private long[][] requestLocal;
+    private long[][] requestSequence;
+    private int next;
+
+    @Setup
+    public void setUp() {
+        SplittableRandom random = new SplittableRandom(2025);
+        selector = new DefaultWorkerSelector(BLOCK_SIZE, new DefaultSelectorSettings(1.0, temperature),
+            new SplittableRandom(1));
+        long[][] systems = new long[SYSTEM_PROMPTS][];
+        for (int s = 0; s < SYSTEM_PROMPTS; s++) {
+            systems[s] = randomBlocks(random, SYSTEM_BLOCKS);
+        }
+        long[][] chats = new long[workers * CACHED_CHATS][];
+        ranks = new WorkerWithDpRank[workers];
+        long requestKey = 0;
+        for (int w = 0; w < workers; w++) {
+            ranks[w] = new WorkerWithDpRank(w / 2, w % 2);
+            for (int c = 0; c < CACHED_CHATS; c++) {
+                long[] chat = concat(systems[(w + c) % SYSTEM_PROMPTS], randomBlocks(random, TAIL_BLOCKS));
+                chats[w * CACHED_CHATS + c] = chat;
+                index.apply(new KvEvent.Stored(ranks[w], c, false, KvEvent.NO_PARENT,
+                    BlockHasher.sequenceHashes(chat), chat));
+                if (c < BOOKED_PER_WORKER) {
+                    active.add(requestKey++, ranks[w], BlockHasher.sequenceHashes(chat), 64L * c);
+                }
+            }
+        }
+        // The router keeps each rank's load handle on its worker record, so selection needs no map lookup for it.
+        loads = new ActiveLoad[workers];
+        for (int w = 0; w < workers; w++) {
+            loads[w] = active.load(ranks[w]);
+        }
+        requestLocal = new long[REQUESTS][];
+        requestSequence = new long[REQUESTS][];
+        for (int r = 0; r < REQUESTS; r++) {
+            long[] local = random.nextBoolean()
+                ? Arrays.copyOf(chats[random.nextInt(chats.length)], SYSTEM_BLOCKS + TAIL_BLOCKS)
+                : concat(systems[random.nextInt(SYSTEM_PROMPTS)], randomBlocks(random, TAIL_BLOCKS));
+            requestLocal[r] = local;
+            requestSequence[r] = BlockHasher.sequenceHashes(local);
+        }
+    }
+
+    @Benchmark
+    public int findMatches() {
+        long[] local = requestLocal[next++ & (REQUESTS - 1)];
+        index.findMatches(local, scores);
+        return scores.maxBlocks();
+    }
+
+    @Benchmark
+    public int findMatchesAndSelect() {
+        int r = next++ & (REQUESTS - 1);
+        long[] local = requestLocal[r];
+        long[] sequence = requestSequence[r];
+        index.findMatches(local, scores);
+        candidates.reset((long) local.length * BLOCK_SIZE, local.length, null, null);
+        for (int w = 0; w < ranks.length; w++) {
+            WorkerWithDpRank rank = ranks[w];
+            ActiveLoad load = loads[w];
+            candidates.add(rank, scores.blocks(rank), load.newBlocks(sequence, sequence.length))
+                .load(load.activePrefillTokens(), load.activeBlocks());
+        }
+        return selector.select(candidates);
+    }
+
+    private static long[] randomBlocks(SplittableRandom random, int count) {
+        long[] blocks = new long[count];
+        for (int i = 0; i < count; i++) {
+            blocks[i] = random.nextLong();
+        }
+        return blocks;
+    }
+
+    private static long[] concat(long[] head, long[] tail) {
+        long[] all = Arrays.copyOf(head, head.length + tail.length);
+        System.arraycopy(tail, 0, all, head.length, tail.length);
+        return all;
+    }
+}

@@ -1,0 +1,164 @@
+package dev.sluice.transport.metrics;
+
+import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.router.RouterStatistics;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Renders {@link RouterMetrics} in the Prometheus text exposition format (version 0.0.4). The router-queue
+ * gauges also appear under Dynamo's names, so dashboards built for Dynamo's frontend keep working.
+ */
+public final class PrometheusText {
+    /** The content type of the exposition. */
+    public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    private PrometheusText() {
+    }
+
+    /** The exposition of all routers' metrics. */
+    public static String render(List<RouterMetrics> routers) {
+        StringBuilder out = new StringBuilder(4096);
+        header(out, "sluice_requests_arrived_total", "counter", "Requests that reached admission.");
+        routers.forEach(m -> sample(out, "sluice_requests_arrived_total", model(m), m.arrived.get()));
+        header(out, "sluice_requests_completed_total", "counter", "Requests that completed.");
+        routers.forEach(m -> sample(out, "sluice_requests_completed_total", model(m), m.completed.get()));
+        header(out, "sluice_requests_aborted_total", "counter", "Requests aborted after admission started.");
+        routers.forEach(m -> sample(out, "sluice_requests_aborted_total", model(m), m.aborted.get()));
+        header(out, "sluice_requests_rejected_total", "counter", "Requests rejected, by reason and HTTP status.");
+        for (RouterMetrics m : routers) {
+            new TreeMap<>(m.rejections).forEach((reason, outcome) -> sample(out, "sluice_requests_rejected_total",
+                model(m) + ",reason=\"" + escape(reason) + "\",status=\"" + outcome.status + "\"",
+                outcome.count.get()));
+        }
+        classGauges(out, routers);
+        histograms(out, routers);
+        liveGauges(out, routers);
+        workerGauges(out, routers);
+        return out.toString();
+    }
+
+    private static void classGauges(StringBuilder out, List<RouterMetrics> routers) {
+        String[][] gauges = {
+            {"sluice_queue_pending_requests", "dynamo_frontend_router_queue_pending_requests", "Requests waiting in "
+                + "the policy-class queue."},
+            {"sluice_queue_pending_isl_tokens", "dynamo_frontend_router_queue_pending_isl_tokens", "Input tokens of "
+                + "the requests waiting in the policy-class queue."},
+            {"sluice_queue_pending_cached_tokens", "dynamo_frontend_router_queue_pending_cached_tokens", "Cached "
+                + "tokens of the requests waiting in the policy-class queue."}};
+        for (int field = 0; field < gauges.length; field++) {
+            for (int alias = 0; alias < 2; alias++) {
+                header(out, gauges[field][alias], "gauge", gauges[field][2]);
+                for (RouterMetrics m : routers) {
+                    for (int c = 0; c < m.profile.classes().size(); c++) {
+                        sample(out, gauges[field][alias], classLabels(m, c),
+                            m.perClass.get(c * RouterMetrics.FIELDS + field));
+                    }
+                }
+            }
+        }
+        String[][] counters = {
+            {"sluice_queue_enqueued_total", String.valueOf(RouterMetrics.ENQUEUED), "Requests admitted into the class."},
+            {"sluice_queue_dispatched_total", String.valueOf(RouterMetrics.DISPATCHED), "Requests dispatched."},
+            {"sluice_queue_rejected_total", String.valueOf(RouterMetrics.REJECTED), "Requests of the class rejected."},
+            {"sluice_queue_expired_total", String.valueOf(RouterMetrics.EXPIRED), "Queued requests whose deadline "
+                + "passed."}};
+        for (String[] counter : counters) {
+            header(out, counter[0], "counter", counter[2]);
+            int field = Integer.parseInt(counter[1]);
+            for (RouterMetrics m : routers) {
+                for (int c = 0; c < m.profile.classes().size(); c++) {
+                    sample(out, counter[0], classLabels(m, c), m.perClass.get(c * RouterMetrics.FIELDS + field));
+                }
+            }
+        }
+    }
+
+    private static void histograms(StringBuilder out, List<RouterMetrics> routers) {
+        header(out, "sluice_queue_wait_seconds", "histogram", "Time from entering the policy-class queue to "
+            + "dispatch.");
+        for (RouterMetrics m : routers) {
+            for (int c = 0; c < m.queueWait.length; c++) {
+                histogram(out, "sluice_queue_wait_seconds", classLabels(m, c), m.queueWait[c].snapshot());
+            }
+        }
+        header(out, "sluice_admission_decision_seconds", "histogram", "Time from ingress to the admission decision "
+            + "(admitted into a queue, or rejected); includes deferrals and parks.");
+        routers.forEach(m -> histogram(out, "sluice_admission_decision_seconds", model(m), m.decision.snapshot()));
+    }
+
+    private static void liveGauges(StringBuilder out, List<RouterMetrics> routers) {
+        String[][] gauges = {{"sluice_live_requests", "Lifecycles in progress."},
+            {"sluice_deferrals_in_progress", "Classifications waiting in a continuation on a virtual thread."},
+            {"sluice_parked_requests", "Classifications parked until a wake-up or deadline (no thread)."}};
+        for (int g = 0; g < gauges.length; g++) {
+            header(out, gauges[g][0], "gauge", gauges[g][1]);
+            for (RouterMetrics m : routers) {
+                RouterStatistics stats = m.stats.get();
+                if (stats != null) {
+                    long value = g == 0 ? stats.live() : g == 1 ? stats.deferralsRunning() : stats.parkedNow();
+                    sample(out, gauges[g][0], model(m), value);
+                }
+            }
+        }
+    }
+
+    private static void workerGauges(StringBuilder out, List<RouterMetrics> routers) {
+        header(out, "sluice_worker_active_requests", "gauge", "Requests the router has booked on the worker.");
+        header(out, "sluice_worker_active_prefill_tokens", "gauge", "Prefill tokens the router has booked on the "
+            + "worker until their first response item.");
+        for (RouterMetrics m : routers) {
+            for (Map.Entry<WorkerWithDpRank, RouterMetrics.WorkerLoad> e : new TreeMap<>(m.workers).entrySet()) {
+                String labels = model(m) + ",worker_id=\"" + e.getKey().workerId() + "\",dp_rank=\""
+                    + e.getKey().dpRank() + "\"";
+                sample(out, "sluice_worker_active_requests", labels, e.getValue().activeRequests.get());
+                sample(out, "sluice_worker_active_prefill_tokens", labels, e.getValue().activePrefillTokens.get());
+            }
+        }
+    }
+
+    private static void histogram(StringBuilder out, String name, String labels, Histogram micros) {
+        for (double le : LatencyHistogram.BUCKETS_SECONDS) {
+            long upTo = micros.getTotalCount() == 0 ? 0
+                : countAtOrBelow(micros, (long) (le * 1_000_000));
+            sample(out, name + "_bucket", labels + ",le=\"" + format(le) + "\"", upTo);
+        }
+        sample(out, name + "_bucket", labels + ",le=\"+Inf\"", micros.getTotalCount());
+        out.append(name).append("_sum{").append(labels).append("} ")
+            .append(format(micros.getMean() * micros.getTotalCount() / 1e6)).append('\n');
+        sample(out, name + "_count", labels, micros.getTotalCount());
+    }
+
+    private static long countAtOrBelow(Histogram histogram, long value) {
+        return histogram.getCountBetweenValues(0, value);
+    }
+
+    private static String classLabels(RouterMetrics m, int classIndex) {
+        return model(m) + ",policy_class=\"" + escape(m.profile.classes().get(classIndex).name()) + "\"";
+    }
+
+    private static String model(RouterMetrics m) {
+        return "model=\"" + escape(m.model) + "\"";
+    }
+
+    private static void header(StringBuilder out, String name, String type, String help) {
+        out.append("# HELP ").append(name).append(' ').append(help).append('\n');
+        out.append("# TYPE ").append(name).append(' ').append(type).append('\n');
+    }
+
+    private static void sample(StringBuilder out, String name, String labels, long value) {
+        out.append(name).append('{').append(labels).append("} ").append(value).append('\n');
+    }
+
+    private static String format(double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? String.valueOf((long) value)
+            : String.format(Locale.ROOT, "%s", value);
+    }
+
+    static String escape(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+}

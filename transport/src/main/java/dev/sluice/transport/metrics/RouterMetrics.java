@@ -1,0 +1,216 @@
+package dev.sluice.transport.metrics;
+
+import dev.sluice.core.api.AdmissionError;
+import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.config.PolicyClassSpec;
+import dev.sluice.core.config.PolicyProfile;
+import dev.sluice.core.router.AdmissionRequest;
+import dev.sluice.core.router.RequestView;
+import dev.sluice.core.router.RouterStatistics;
+import dev.sluice.core.router.SchedulerObserver;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Supplier;
+
+/**
+ * One model router's metrics, kept by observing its scheduler: outcomes by reason and status, queue depth and
+ * pending tokens per policy class, queue-wait and admission-decision latency, deferrals and parks in progress,
+ * and the router's load estimate per worker. Written by the scheduler thread only (single writer, no locks, no
+ * allocation once every label has been seen); read by scrapes on any thread. Labels are bounded: classes come
+ * from the configuration, reasons from a closed set, workers from the fleet; never request or session ids.
+ */
+public final class RouterMetrics implements SchedulerObserver {
+    static final int PENDING_REQUESTS = 0;
+    static final int PENDING_ISL_TOKENS = 1;
+    static final int PENDING_CACHED_TOKENS = 2;
+    static final int ENQUEUED = 3;
+    static final int DISPATCHED = 4;
+    static final int REJECTED = 5;
+    static final int EXPIRED = 6;
+    static final int FIELDS = 7;
+
+    final String model;
+    final PolicyProfile profile;
+    private final int overloadStatus;
+    final AtomicLongArray perClass;
+    final LatencyHistogram[] queueWait;
+    final LatencyHistogram decision = new LatencyHistogram();
+    final AtomicLong arrived = new AtomicLong();
+    final AtomicLong completed = new AtomicLong();
+    final AtomicLong aborted = new AtomicLong();
+    final Supplier<RouterStatistics> stats;
+    final ConcurrentHashMap<String, Outcome> rejections = new ConcurrentHashMap<>();
+    final ConcurrentHashMap<WorkerWithDpRank, WorkerLoad> workers = new ConcurrentHashMap<>();
+
+    /** Rejections of one reason. */
+    static final class Outcome {
+        final int status;
+        final AtomicLong count = new AtomicLong();
+
+        Outcome(int status) {
+            this.status = status;
+        }
+    }
+
+    /** The router's booked load on one worker rank. */
+    static final class WorkerLoad {
+        final AtomicLong activeRequests = new AtomicLong();
+        final AtomicLong activePrefillTokens = new AtomicLong();
+        volatile boolean registered = true;
+    }
+
+    /**
+     * @param stats the router's counters ({@code ModelRouter::stats}), read at scrape time for the live gauges; it
+     *              may be set after the router is built, see {@link #attach}.
+     */
+    public RouterMetrics(String model, PolicyProfile profile, int overloadStatus) {
+        this.stats = this::attachedStats;
+        this.model = model;
+        this.profile = profile;
+        this.overloadStatus = overloadStatus;
+        int classes = profile.classes().size();
+        this.perClass = new AtomicLongArray(classes * FIELDS);
+        this.queueWait = new LatencyHistogram[classes];
+        for (int i = 0; i < classes; i++) {
+            queueWait[i] = new LatencyHistogram();
+        }
+    }
+
+    private volatile Supplier<RouterStatistics> attached;
+
+    /** Connects the router whose counters the live gauges read (the router is built after its observer). */
+    public void attach(Supplier<RouterStatistics> routerStats) {
+        this.attached = routerStats;
+    }
+
+    private RouterStatistics attachedStats() {
+        Supplier<RouterStatistics> source = attached;
+        return source == null ? null : source.get();
+    }
+
+    private void add(int classIndex, int field, long delta) {
+        if (classIndex >= 0) {
+            int slot = classIndex * FIELDS + field;
+            perClass.lazySet(slot, perClass.get(slot) + delta);
+        }
+    }
+
+    private static void increment(AtomicLong counter, long delta) {
+        counter.lazySet(counter.get() + delta);
+    }
+
+    private void leaveQueue(RequestView request) {
+        add(request.classIndex(), PENDING_REQUESTS, -1);
+        add(request.classIndex(), PENDING_ISL_TOKENS, -request.inputTokens());
+        add(request.classIndex(), PENDING_CACHED_TOKENS, -request.cachedTokens());
+    }
+
+    @Override
+    public void onArrived(long nowNs, RequestView request) {
+        increment(arrived, 1);
+    }
+
+    @Override
+    public void onRefused(long nowNs, long lifecycleId, AdmissionRequest request, AdmissionError error) {
+        increment(arrived, 1);
+        countRejection(error);
+    }
+
+    @Override
+    public void onEnqueued(long nowNs, RequestView request, PolicyClassSpec policyClass) {
+        decision.recordNanos(nowNs - request.ingressAt());
+        add(request.classIndex(), ENQUEUED, 1);
+        add(request.classIndex(), PENDING_REQUESTS, 1);
+        add(request.classIndex(), PENDING_ISL_TOKENS, request.inputTokens());
+        add(request.classIndex(), PENDING_CACHED_TOKENS, request.cachedTokens());
+    }
+
+    @Override
+    public void onRejected(long nowNs, RequestView request, AdmissionError error) {
+        countRejection(error);
+        if (request.stage() == RequestView.Stage.QUEUED) {
+            leaveQueue(request);
+            add(request.classIndex(), EXPIRED, 1);
+        } else {
+            decision.recordNanos(nowNs - request.ingressAt());
+        }
+        add(request.classIndex(), REJECTED, 1);
+    }
+
+    private void countRejection(AdmissionError error) {
+        increment(rejections.computeIfAbsent(error.reason(), r -> new Outcome(error.httpStatus(overloadStatus)))
+            .count, 1);
+    }
+
+    @Override
+    public void onDispatched(long nowNs, RequestView request, WorkerWithDpRank worker) {
+        leaveQueue(request);
+        add(request.classIndex(), DISPATCHED, 1);
+        queueWait[request.classIndex()].recordNanos(nowNs - request.enqueuedAt());
+        WorkerLoad load = workers.computeIfAbsent(worker, w -> new WorkerLoad());
+        increment(load.activeRequests, 1);
+        increment(load.activePrefillTokens, prefillTokens(request));
+    }
+
+    @Override
+    public void onResponding(long nowNs, RequestView request) {
+        WorkerLoad load = workers.get(request.worker());
+        if (load != null) {
+            increment(load.activePrefillTokens, -prefillTokens(request));
+        }
+    }
+
+    @Override
+    public void onCompleted(long nowNs, RequestView request, long contextTokens) {
+        increment(completed, 1);
+        releaseWorker(request);
+    }
+
+    @Override
+    public void onAborted(long nowNs, RequestView request, Throwable cause) {
+        increment(aborted, 1);
+        if (request.stage() == RequestView.Stage.QUEUED) {
+            leaveQueue(request);
+        }
+        releaseWorker(request);
+    }
+
+    @Override
+    public void onRetried(long nowNs, RequestView request) {
+        releaseWorker(request);
+    }
+
+    private void releaseWorker(RequestView request) {
+        RequestView.Stage stage = request.stage();
+        if (stage != RequestView.Stage.DISPATCHED && stage != RequestView.Stage.RESPONDING) {
+            return;
+        }
+        WorkerLoad load = workers.get(request.worker());
+        if (load != null) {
+            increment(load.activeRequests, -1);
+            if (stage == RequestView.Stage.DISPATCHED) {
+                increment(load.activePrefillTokens, -prefillTokens(request));
+            }
+        }
+    }
+
+    private static long prefillTokens(RequestView request) {
+        return request.inputTokens() - request.cachedTokens();
+    }
+
+    @Override
+    public void onWorkerJoined(long nowNs, WorkerWithDpRank worker, long maxNumBatchedTokens,
+                               OptionalLong totalKvBlocks) {
+        workers.computeIfAbsent(worker, w -> new WorkerLoad()).registered = true;
+    }
+
+    @Override
+    public void onWorkerLeft(long nowNs, WorkerWithDpRank worker) {
+        WorkerLoad load = workers.get(worker);
+        if (load != null) {
+            load.registered = false;
+        }
+    }
+}
