@@ -181,7 +181,7 @@ final class ProgramScheduler {
         afterTerminal(request.sessionId);
     }
 
-    /** The actual worker of a released turn: the program's assignment follows it (a selector may have chosen another). */
+    /** The actual worker of a released turn: the program follows it (a selector may have chosen another). */
     void sent(PendingRequest request, WorkerWithDpRank worker) {
         if (request.phase == PendingRequest.Phase.RELEASED && request.stepBegun && !request.sessionFinal
             && state.programs.get(request.sessionId) == request.program) {

@@ -2,7 +2,7 @@
  * ThunderAgent, the built-in {@code thunderagent} classifier: program-aware admission for agent sessions.
  *
  * <pre>
- *  classify ─▶ register (limits, duplicate id) ─▶ session idle and request first? ─▶ ProgramScheduler.tryAdmit
+ *  classify ─▶ register (limits, duplicate id) ─▶ first of an idle session? ─▶ ProgramScheduler.tryAdmit
  *                                                     │ released: admit with a soft worker target
  *                                                     └ otherwise: park (no thread) until a wake-up
  *  onEvent:   Sent ─▶ program follows the actual worker
