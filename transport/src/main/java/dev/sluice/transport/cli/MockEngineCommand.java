@@ -2,7 +2,6 @@ package dev.sluice.transport.cli;
 
 import dev.sluice.transport.mockengine.MockEngineServer;
 import dev.sluice.transport.mockengine.MockEngineSettings;
-import dev.sluice.transport.sim.SimEngineContext;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -33,55 +32,17 @@ final class MockEngineCommand implements Callable<Integer> {
             + "one of them required (default: ${DEFAULT-VALUE}, OpenAI's completions default).")
     int defaultMaxTokens;
 
-    @Option(names = "--num-gpu-blocks-override", defaultValue = "16384", paramLabel = "BLOCKS",
-        description = "KV cache capacity per data-parallel rank, in blocks (default: ${DEFAULT-VALUE}).")
-    long numGpuBlocks;
-
-    @Option(names = "--block-size", defaultValue = "64", paramLabel = "TOKENS",
-        description = "Tokens per KV block (default: ${DEFAULT-VALUE}).")
-    int blockSize;
-
-    @Option(names = "--max-num-seqs", defaultValue = "256", paramLabel = "N",
-        description = "Most running sequences per rank (default: ${DEFAULT-VALUE}).")
-    int maxNumSeqs;
-
-    @Option(names = "--max-num-batched-tokens", defaultValue = "8192", paramLabel = "TOKENS",
-        description = "Token budget of one forward pass (default: ${DEFAULT-VALUE}).")
-    int maxNumBatchedTokens;
-
-    @Option(names = "--speedup-ratio", defaultValue = "1.0", paramLabel = "RATIO",
-        description = "Divides all simulated compute time; must be > 0 (default: ${DEFAULT-VALUE}).")
-    double speedupRatio;
-
-    @Option(names = "--enable-prefix-caching", negatable = true, defaultValue = "true", fallbackValue = "true",
-        description = "Reuse complete KV blocks by hash (default: on; --no-enable-prefix-caching turns it off).")
-    boolean enablePrefixCaching;
-
-    @Option(names = "--enable-chunked-prefill", negatable = true, defaultValue = "true", fallbackValue = "true",
-        description = "Split long prompts across forward passes (default: on).")
-    boolean enableChunkedPrefill;
-
-    @Option(names = {"--dp-size", "--data-parallel-size"}, defaultValue = "1", paramLabel = "N",
-        description = "Simulated data-parallel ranks; HTTP requests run on rank 0 (default: ${DEFAULT-VALUE}).")
-    int dpSize;
-
-    @Option(names = "--seed", defaultValue = "0", description = "Seed of the generated token ids "
-        + "(default: ${DEFAULT-VALUE}).")
-    long seed;
+    @CommandLine.Mixin
+    MockerOptions mocker = new MockerOptions();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws InterruptedException {
-        SimEngineContext engine = new SimEngineContext().numGpuBlocks(numGpuBlocks).blockSize(blockSize)
-            .maxNumSeqs(maxNumSeqs).maxNumBatchedTokens(maxNumBatchedTokens).speedupRatio(speedupRatio)
-            .enablePrefixCaching(enablePrefixCaching).enableChunkedPrefill(enableChunkedPrefill).dpSize(dpSize)
-            .seed(seed);
         MockEngineSettings settings;
         try {
-            engine.validate();
-            settings = new MockEngineSettings(host, port, modelName, defaultMaxTokens, engine);
+            settings = new MockEngineSettings(host, port, modelName, defaultMaxTokens, mocker.engine());
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

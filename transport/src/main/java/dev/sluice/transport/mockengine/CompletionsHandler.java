@@ -3,21 +3,19 @@ package dev.sluice.transport.mockengine;
 import dev.sluice.core.kv.Tokenizer;
 import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.engine.EngineRequest;
+import dev.sluice.transport.engine.EngineQueue;
 import dev.sluice.transport.engine.EngineStream;
 import dev.sluice.transport.openai.CompletionHeader;
 import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.CompletionRequestReader;
+import dev.sluice.transport.openai.CompletionResponder;
 import dev.sluice.transport.openai.OpenAiException;
-import dev.sluice.transport.openai.OpenAiJson;
-import dev.sluice.transport.openai.SseFrames;
-import dev.sluice.transport.openai.TokenText;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -67,11 +65,8 @@ final class CompletionsHandler implements Handler {
         EngineStream stream = engine.submit(new EngineRequest(requestId, tokenizer.encode(request.prompt()),
             request.maxTokens(), 0), queue);
         try {
-            if (request.stream()) {
-                stream(res, header, request.includeUsage(), queue);
-            } else {
-                respond(res, header, queue);
-            }
+            CompletionResponder.respond(res, header, request, queue, CompletionResponder.NONE,
+                CompletionsHandler::engineError);
         } catch (IOException | UncheckedIOException e) {
             // The client went away; the finally block frees the engine request.
         } finally {
@@ -79,65 +74,11 @@ final class CompletionsHandler implements Handler {
         }
     }
 
-    private static void respond(ServerResponse res, CompletionHeader header, EngineQueue queue)
-            throws InterruptedException {
-        StringBuilder text = new StringBuilder();
-        long tokens = 0;
-        while (true) {
-            switch (queue.take()) {
-                case EngineQueue.Token token -> text.append(TokenText.piece(token.tokenId(), tokens++));
-                case EngineQueue.Finished done -> {
-                    res.header(HeaderNames.CONTENT_TYPE, "application/json");
-                    res.send(OpenAiJson.completion(header, text.toString(), done.reason().wireName(),
-                        done.promptTokens(), done.completionTokens()));
-                    return;
-                }
-                case EngineQueue.Failed failed -> {
-                    MockEngineServer.sendError(res, engineError(failed));
-                    return;
-                }
-            }
-        }
-    }
-
-    private static void stream(ServerResponse res, CompletionHeader header, boolean includeUsage,
-                               EngineQueue queue) throws IOException, InterruptedException {
-        res.header(HeaderNames.CONTENT_TYPE, SseFrames.CONTENT_TYPE);
-        res.header(HeaderNames.CACHE_CONTROL, "no-cache");
-        try (OutputStream out = res.outputStream()) {
-            long tokens = 0;
-            while (true) {
-                switch (queue.take()) {
-                    case EngineQueue.Token token -> {
-                        SseFrames.event(out, OpenAiJson.chunk(header, TokenText.piece(token.tokenId(), tokens),
-                            tokens == 0, null, includeUsage));
-                        tokens++;
-                    }
-                    case EngineQueue.Finished done -> {
-                        SseFrames.event(out, OpenAiJson.chunk(header, null, tokens == 0, done.reason().wireName(),
-                            includeUsage));
-                        if (includeUsage) {
-                            SseFrames.event(out, OpenAiJson.usageChunk(header, done.promptTokens(),
-                                done.completionTokens()));
-                        }
-                        SseFrames.done(out);
-                        return;
-                    }
-                    case EngineQueue.Failed failed -> {
-                        SseFrames.event(out, OpenAiJson.error(engineError(failed)));
-                        SseFrames.done(out);
-                        return;
-                    }
-                }
-            }
-        }
-    }
-
     /** The simulated engine fails only requests that cannot be served as given (too long, bad rank) or at stop. */
-    private static OpenAiException engineError(EngineQueue.Failed failed) {
-        if (failed.message().endsWith("stopped")) {
-            return new OpenAiException(503, "service_unavailable", failed.message(), null, null);
+    static OpenAiException engineError(String message) {
+        if (message.endsWith("stopped")) {
+            return new OpenAiException(503, "service_unavailable", message, null, null);
         }
-        return OpenAiException.invalid(failed.message(), null);
+        return OpenAiException.invalid(message, null);
     }
 }

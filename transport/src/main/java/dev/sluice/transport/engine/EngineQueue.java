@@ -1,25 +1,26 @@
-package dev.sluice.transport.mockengine;
+package dev.sluice.transport.engine;
 
-import dev.sluice.transport.engine.EngineListener;
-import dev.sluice.transport.engine.FinishReason;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * Hands one request's engine callbacks from the engine's thread to the HTTP handler's thread, which blocks in
  * {@link #take}. The engine thread never blocks: the queue is unbounded (a request has at most max_tokens tokens).
  */
-final class EngineQueue implements EngineListener {
+public final class EngineQueue implements EngineListener {
     /** One callback. */
-    sealed interface Signal {
+    public sealed interface Signal {
     }
 
-    record Token(int tokenId) implements Signal {
+    /** A generated token. */
+    public record Token(int tokenId) implements Signal {
     }
 
-    record Finished(FinishReason reason, long promptTokens, long completionTokens) implements Signal {
+    /** The request ended normally (or was cancelled). */
+    public record Finished(FinishReason reason, long promptTokens, long completionTokens) implements Signal {
     }
 
-    record Failed(String message) implements Signal {
+    /** The request failed; the message is safe to show a client. */
+    public record Failed(String message) implements Signal {
     }
 
     private final LinkedBlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
@@ -39,7 +40,8 @@ final class EngineQueue implements EngineListener {
         signals.add(new Failed(message));
     }
 
-    Signal take() throws InterruptedException {
+    /** The next callback, waiting for it; on the handler's (virtual) thread. */
+    public Signal take() throws InterruptedException {
         return signals.take();
     }
 }

@@ -1,0 +1,155 @@
+package dev.sluice.transport.frontend;
+
+import dev.sluice.core.kv.BlockHasher;
+import dev.sluice.core.kv.Tokenizer;
+import dev.sluice.core.router.AdmissionRequest;
+import dev.sluice.core.router.ModelRouter;
+import dev.sluice.transport.engine.Engine;
+import dev.sluice.transport.engine.EngineQueue;
+import dev.sluice.transport.engine.EngineRequest;
+import dev.sluice.transport.engine.EngineStream;
+import dev.sluice.transport.openai.CompletionHeader;
+import dev.sluice.transport.openai.CompletionRequest;
+import dev.sluice.transport.openai.CompletionRequestReader;
+import dev.sluice.transport.openai.CompletionResponder;
+import dev.sluice.transport.openai.OpenAiException;
+import io.helidon.http.HeaderName;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code POST /v1/chat/completions} and {@code POST /v1/completions}: parse and tokenize, ask the router for
+ * admission (the handler's virtual thread parks meanwhile), then either answer the rejection or run the request on
+ * the chosen engine and stream it back, reporting its lifecycle to the router: responding at the first token,
+ * completed with prompt + completion tokens, aborted when the engine fails or the client goes away (the engine
+ * request is cancelled, the booking released). Thread-safe.
+ */
+final class CompletionsEndpoint implements Handler {
+    private static final AtomicLong IDS = new AtomicLong();
+
+    private final CompletionRequest.Endpoint endpoint;
+    private final ModelRouter router;
+    private final List<Engine> engines;
+    private final Tokenizer tokenizer;
+    private final BlockHasher hasher;
+    private final CompletionRequestReader reader;
+    private final String modelName;
+    private final int overloadStatus;
+    private final HeaderName tenantHeader;
+
+    CompletionsEndpoint(CompletionRequest.Endpoint endpoint, FrontendParts parts) {
+        this.endpoint = endpoint;
+        this.router = parts.router();
+        this.engines = parts.engines();
+        this.tokenizer = parts.tokenizer();
+        this.hasher = new BlockHasher(parts.blockSize());
+        this.reader = new CompletionRequestReader(parts.settings().defaultMaxTokens());
+        this.modelName = parts.settings().modelName();
+        this.overloadStatus = parts.settings().overloadStatus();
+        this.tenantHeader = parts.settings().tenantHeader();
+    }
+
+    @Override
+    public void handle(ServerRequest req, ServerResponse res) {
+        String requestId = req.headers().first(DynamoHeaders.REQUEST_ID).orElseGet(
+            () -> "sluice-" + Long.toHexString(System.nanoTime()) + "-" + IDS.incrementAndGet());
+        res.header(DynamoHeaders.REQUEST_ID, requestId);
+        CompletionRequest request;
+        AdmissionRequest admission;
+        int[] tokens;
+        try {
+            request = reader.read(endpoint, req.content().as(byte[].class));
+            if (!request.model().equals(modelName)) {
+                throw new OpenAiException(400, "invalid_request_error", "The model `" + request.model()
+                    + "` is not served here; this frontend serves `" + modelName + "`", "model", "model_not_found");
+            }
+            tokens = tokenizer.encode(request.prompt());
+            AdmissionRequest.Builder builder = AdmissionRequest.builder(requestId).promptTokens(tokens, hasher);
+            DynamoHeaders.apply(req.headers(), builder, tenantHeader);
+            admission = builder.build();
+        } catch (OpenAiException e) {
+            ErrorResponses.send(res, e);
+            return;
+        }
+        AdmissionTicket ticket = new AdmissionTicket();
+        long lifecycle = router.submit(admission, ticket);
+        try {
+            ticket.await();
+        } catch (InterruptedException e) {
+            router.aborted(lifecycle, e);
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (ticket.error() != null) {
+            ErrorResponses.send(res, ticket.error(), overloadStatus);
+            return;
+        }
+        serve(res, request, requestId, tokens, lifecycle, ticket);
+    }
+
+    private void serve(ServerResponse res, CompletionRequest request, String requestId, int[] tokens,
+                       long lifecycle, AdmissionTicket ticket) {
+        int workerId = (int) ticket.worker().workerId();
+        EngineQueue queue = new EngineQueue();
+        EngineStream stream;
+        try {
+            stream = engines.get(workerId).submit(new EngineRequest(requestId, tokens, request.maxTokens(),
+                ticket.worker().dpRank()), queue);
+        } catch (RuntimeException e) {
+            router.aborted(lifecycle, e);
+            ErrorResponses.send(res, new OpenAiException(503, "service_unavailable", "the engine is unavailable",
+                null, "engine_unavailable"));
+            return;
+        }
+        CompletionHeader header = CompletionHeader.of(endpoint, requestId, System.currentTimeMillis() / 1000,
+            modelName);
+        CompletionResponder.Hooks hooks = new CompletionResponder.Hooks() {
+            @Override
+            public void onFirstToken() {
+                router.responding(lifecycle);
+            }
+        };
+        boolean reported = false;
+        try {
+            CompletionResponder.Outcome outcome = CompletionResponder.respond(res, header, request, queue, hooks,
+                CompletionsEndpoint::engineError);
+            if (outcome instanceof CompletionResponder.Finished done) {
+                router.completed(lifecycle, done.promptTokens() + done.completionTokens());
+            } else {
+                router.aborted(lifecycle, new EngineFailure(((CompletionResponder.Failed) outcome).message()));
+            }
+            reported = true;
+        } catch (IOException | UncheckedIOException e) {
+            stream.cancel();
+            router.aborted(lifecycle, new CancellationException("client disconnected"));
+            reported = true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            if (!reported) {
+                stream.cancel();
+                router.aborted(lifecycle, new CancellationException("handler stopped"));
+            }
+        }
+    }
+
+    /** An engine's failure, for the router's Aborted event and the journal. */
+    static final class EngineFailure extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        EngineFailure(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static OpenAiException engineError(String message) {
+        return new OpenAiException(502, "internal_error", "the engine failed the request: " + message, null,
+            "engine_error");
+    }
+}

@@ -1,0 +1,95 @@
+package dev.sluice.transport.frontend;
+
+import dev.sluice.core.api.SessionContext;
+import dev.sluice.core.router.AdmissionRequest;
+import dev.sluice.transport.openai.OpenAiException;
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Headers;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Dynamo's request headers, read into an {@link AdmissionRequest}: the policy class, the session (id, parent,
+ * final), the priority jump and the strict priority, and a tenant header when configured. A malformed value is a
+ * 400 naming the header.
+ */
+final class DynamoHeaders {
+    static final HeaderName REQUEST_ID = HeaderNames.create("x-request-id");
+    static final HeaderName POLICY_CLASS = HeaderNames.create("x-dynamo-meta-policy-class");
+    static final HeaderName SESSION_ID = HeaderNames.create("x-dynamo-session-id");
+    static final HeaderName PARENT_SESSION_ID = HeaderNames.create("x-dynamo-parent-session-id");
+    static final HeaderName SESSION_FINAL = HeaderNames.create("x-dynamo-session-final");
+    static final HeaderName PRIORITY = HeaderNames.create("x-dynamo-request-priority");
+    static final HeaderName STRICT_PRIORITY = HeaderNames.create("x-dynamo-request-strict-priority");
+
+    private DynamoHeaders() {
+    }
+
+    /** Reads the headers into {@code builder}; {@code tenantHeader} may be {@code null} (no tenant). */
+    static void apply(Headers headers, AdmissionRequest.Builder builder, HeaderName tenantHeader)
+        throws OpenAiException {
+        value(headers, POLICY_CLASS).ifPresent(builder::policyClass);
+        Optional<String> session = value(headers, SESSION_ID);
+        if (session.isPresent()) {
+            builder.sessionContext(new SessionContext(session.get(), value(headers, PARENT_SESSION_ID).orElse(null),
+                finality(headers), SessionContext.InputTrigger.OTHER));
+        }
+        Optional<String> jump = value(headers, PRIORITY);
+        if (jump.isPresent()) {
+            builder.priorityJump(number(jump.get(), PRIORITY));
+        }
+        Optional<String> strict = value(headers, STRICT_PRIORITY);
+        if (strict.isPresent()) {
+            builder.strictPriority(strictPriority(strict.get()));
+        }
+        if (tenantHeader != null) {
+            value(headers, tenantHeader).ifPresent(builder::tenant);
+        }
+    }
+
+    private static Optional<String> value(Headers headers, HeaderName name) {
+        return headers.first(name).map(String::trim).filter(v -> !v.isEmpty());
+    }
+
+    private static SessionContext.Finality finality(Headers headers) throws OpenAiException {
+        Optional<String> value = value(headers, SESSION_FINAL);
+        if (value.isEmpty()) {
+            return SessionContext.Finality.UNSPECIFIED;
+        }
+        return switch (value.get().toLowerCase(Locale.ROOT)) {
+            case "true", "1" -> SessionContext.Finality.FINAL;
+            case "false", "0" -> SessionContext.Finality.CONTINUING;
+            default -> throw invalid(SESSION_FINAL, "must be true or false");
+        };
+    }
+
+    private static double number(String text, HeaderName name) throws OpenAiException {
+        try {
+            double value = Double.parseDouble(text);
+            if (!Double.isFinite(value)) {
+                throw invalid(name, "must be a finite number");
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw invalid(name, "must be a number");
+        }
+    }
+
+    private static int strictPriority(String text) throws OpenAiException {
+        try {
+            int value = Integer.parseInt(text);
+            if (value < 0) {
+                throw invalid(STRICT_PRIORITY, "must be a non-negative integer");
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw invalid(STRICT_PRIORITY, "must be a non-negative integer");
+        }
+    }
+
+    private static OpenAiException invalid(HeaderName header, String what) {
+        return new OpenAiException(400, "invalid_request_error", "header " + header.lowerCase() + " " + what,
+            null, "invalid_header");
+    }
+}

@@ -1,0 +1,44 @@
+package dev.sluice.transport.frontend;
+
+import dev.sluice.core.api.AdmissionError;
+import dev.sluice.transport.openai.OpenAiException;
+import dev.sluice.transport.openai.OpenAiJson;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerResponse;
+
+/**
+ * Renders an admission rejection as an OpenAI-shaped error: the status from the error class (the overload status
+ * for capacity), the client-safe message only, the machine-readable reason as {@code code}, and a
+ * {@code Retry-After} in whole seconds when the error carries one.
+ */
+final class ErrorResponses {
+    private ErrorResponses() {
+    }
+
+    static void send(ServerResponse res, AdmissionError error, int overloadStatus) {
+        int status = error.httpStatus(overloadStatus);
+        long retryNs = error.retryAfterNanos();
+        if (retryNs > 0) {
+            res.header(HeaderNames.RETRY_AFTER, String.valueOf((retryNs + 999_999_999L) / 1_000_000_000L));
+        }
+        send(res, new OpenAiException(status, type(error), error.publicMessage(), null, error.reason()));
+    }
+
+    static void send(ServerResponse res, OpenAiException error) {
+        res.status(Status.create(error.status()));
+        res.header(HeaderNames.CONTENT_TYPE, "application/json");
+        res.send(OpenAiJson.error(error));
+    }
+
+    private static String type(AdmissionError error) {
+        return switch (error.errorClass()) {
+            case INVALID_REQUEST, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA, NOT_FOUND, CONFLICT -> "invalid_request_error";
+            case UNAUTHENTICATED -> "authentication_error";
+            case PERMISSION_DENIED -> "permission_error";
+            case RATE_LIMITED -> "rate_limit_error";
+            case CAPACITY_EXHAUSTED, UNAVAILABLE, DEADLINE_EXCEEDED -> "service_unavailable";
+            case INTERNAL, BACKEND_PROTOCOL, NOT_IMPLEMENTED, CANCELLED -> "internal_error";
+        };
+    }
+}

@@ -1,0 +1,177 @@
+package dev.sluice.transport.frontend;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.kv.WordTokenizer;
+import dev.sluice.core.router.ModelRouter;
+import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.router.RouterStatistics;
+import dev.sluice.transport.engine.Engine;
+import dev.sluice.transport.engine.EngineRuntimeConfig;
+import dev.sluice.transport.metrics.PrometheusText;
+import dev.sluice.transport.metrics.RouterMetrics;
+import dev.sluice.transport.openai.CompletionRequest;
+import dev.sluice.transport.openai.OpenAiJson;
+import dev.sluice.transport.sim.SimulatedFleet;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.ServerResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The sluice frontend for one model: an admission router, its engines (the embedded simulated fleet) and an
+ * OpenAI-compatible Helidon server (virtual thread per request, {@code TCP_NODELAY}). Close it to shut down
+ * gracefully: arrivals and requests not yet dispatched are answered 503, dispatched requests get the grace period
+ * to finish, then the server, the router and the engines stop, in that order. Idempotent.
+ */
+public final class Frontend implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final FrontendSettings settings;
+    private final ModelRouter router;
+    private final SimulatedFleet fleet;
+    private final RouterMetrics metrics;
+    private final WebServer server;
+    private volatile boolean draining;
+    private boolean closed;
+
+    private Frontend(FrontendSettings settings, ModelRouter router, SimulatedFleet fleet, RouterMetrics metrics,
+                     WebServer server) {
+        this.settings = settings;
+        this.router = router;
+        this.fleet = fleet;
+        this.metrics = metrics;
+        this.server = server;
+    }
+
+    /**
+     * Starts the router, the engines and the server; when this returns the port listens.
+     *
+     * @param metrics the router's metrics observer, already installed in {@code settings.router()}.
+     */
+    public static Frontend start(FrontendSettings settings, RouterMetrics metrics) {
+        RouterContext context = settings.router().model(settings.modelName())
+            .blockSize(settings.simEngine().blockSize()).overloadStatus(settings.overloadStatus());
+        ModelRouter router = ModelRouter.start(context);
+        metrics.attach(router::stats);
+        SimulatedFleet fleet = null;
+        try {
+            fleet = SimulatedFleet.realTime(settings.simEngine(), settings.simWorkers(), router::kvEvent);
+            register(router, fleet.engines());
+            FrontendParts parts = new FrontendParts(settings, router, fleet.engines(), WordTokenizer.INSTANCE,
+                settings.simEngine().blockSize());
+            Frontend[] self = new Frontend[1];
+            WebServer server = WebServer.builder()
+                .host(settings.host())
+                .port(settings.port())
+                .shutdownHook(false)
+                .maxPayloadSize(settings.maxBodyBytes())
+                // Without TCP_NODELAY, Nagle and delayed ACKs hold each SSE event back ~40 ms.
+                .connectionOptions(options -> options.tcpNoDelay(true))
+                .routing(routing -> routing
+                    .post("/v1/chat/completions", new CompletionsEndpoint(CompletionRequest.Endpoint.CHAT, parts))
+                    .post("/v1/completions", new CompletionsEndpoint(CompletionRequest.Endpoint.COMPLETIONS, parts))
+                    .get("/v1/models", (req, res) -> json(res, OpenAiJson.models(List.of(settings.modelName()),
+                        System.currentTimeMillis() / 1000, "sluice")))
+                    .get("/health", (req, res) -> self[0].health(res))
+                    .get("/live", (req, res) -> json(res, "{\"status\":\"live\"}".getBytes(StandardCharsets.UTF_8)))
+                    .get("/metrics", (req, res) -> {
+                        res.header(HeaderNames.CONTENT_TYPE, PrometheusText.CONTENT_TYPE);
+                        res.send(PrometheusText.render(List.of(metrics)));
+                    }))
+                .build()
+                .start();
+            if (!server.isRunning()) {
+                throw new IllegalStateException("cannot listen on " + settings.host() + ":" + settings.port());
+            }
+            self[0] = new Frontend(settings, router, fleet, metrics, server);
+            return self[0];
+        } catch (RuntimeException e) {
+            if (fleet != null) {
+                fleet.close();
+            }
+            router.close();
+            throw e;
+        }
+    }
+
+    private static void register(ModelRouter router, List<Engine> engines) {
+        for (int id = 0; id < engines.size(); id++) {
+            EngineRuntimeConfig config = engines.get(id).runtimeConfig();
+            for (int rank = 0; rank < config.dataParallelSize(); rank++) {
+                router.workerJoined(new WorkerWithDpRank(id, rank), config.maxNumBatchedTokens(),
+                    OptionalLong.of(config.totalKvBlocks()));
+            }
+        }
+    }
+
+    private void health(ServerResponse res) {
+        RouterStatistics stats = router.stats();
+        boolean healthy = !draining;
+        res.status(healthy ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", healthy ? "healthy" : "draining");
+        body.put("model", settings.modelName());
+        body.put("workers", fleet.size());
+        body.put("live_requests", stats.live());
+        body.put("queued", stats.queued());
+        try {
+            json(res, JSON.writeValueAsBytes(body));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot render the health body", e);
+        }
+    }
+
+    private static void json(ServerResponse res, byte[] body) {
+        res.header(HeaderNames.CONTENT_TYPE, "application/json");
+        res.send(body);
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public ModelRouter router() {
+        return router;
+    }
+
+    public RouterMetrics metrics() {
+        return metrics;
+    }
+
+    /** The simulated engines, by worker id. */
+    public SimulatedFleet fleet() {
+        return fleet;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        draining = true;
+        router.drain();
+        long giveUp = System.nanoTime() + settings.gracePeriod().toNanos();
+        while (router.stats().live() > 0 && System.nanoTime() < giveUp) {
+            // Shutdown only: wait for dispatched streams to finish within the grace period.
+            LockSupport.parkNanos(10_000_000L);
+        }
+        try {
+            server.stop();
+        } finally {
+            try {
+                router.close();
+            } finally {
+                fleet.close();
+            }
+        }
+    }
+}

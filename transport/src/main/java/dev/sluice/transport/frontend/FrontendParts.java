@@ -1,0 +1,11 @@
+package dev.sluice.transport.frontend;
+
+import dev.sluice.core.kv.Tokenizer;
+import dev.sluice.core.router.ModelRouter;
+import dev.sluice.transport.engine.Engine;
+import java.util.List;
+
+/** What the endpoints share: the settings, the router, the engines (by worker id), tokenizer and block size. */
+record FrontendParts(FrontendSettings settings, ModelRouter router, List<Engine> engines, Tokenizer tokenizer,
+                     int blockSize) {
+}

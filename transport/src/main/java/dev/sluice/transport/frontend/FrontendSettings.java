@@ -1,0 +1,44 @@
+package dev.sluice.transport.frontend;
+
+import dev.sluice.core.router.RouterContext;
+import dev.sluice.transport.sim.SimEngineContext;
+import io.helidon.http.HeaderName;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What a frontend serves and how.
+ *
+ * @param host             address to bind (loopback unless told otherwise).
+ * @param port             port (0: any free port).
+ * @param modelName        the model served.
+ * @param maxBodyBytes     request bodies above this answer 413.
+ * @param defaultMaxTokens tokens generated when a request names none (0: required).
+ * @param overloadStatus   the status of capacity rejections.
+ * @param tenantHeader     the header naming the tenant, or {@code null}.
+ * @param gracePeriod      how long dispatched requests may run on at shutdown.
+ * @param router           the router's context (profile, classifier, selector, observer); clock and block size are
+ *                         the frontend's to set.
+ * @param simEngine        the simulated engines' settings.
+ * @param simWorkers       how many simulated workers.
+ */
+public record FrontendSettings(String host, int port, String modelName, long maxBodyBytes, int defaultMaxTokens,
+                               int overloadStatus, HeaderName tenantHeader, Duration gracePeriod,
+                               RouterContext router, SimEngineContext simEngine, int simWorkers) {
+    public FrontendSettings {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(modelName, "modelName");
+        Objects.requireNonNull(gracePeriod, "gracePeriod");
+        Objects.requireNonNull(router, "router");
+        Objects.requireNonNull(simEngine, "simEngine");
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("port must be 0..65535, was " + port);
+        }
+        if (maxBodyBytes < 1) {
+            throw new IllegalArgumentException("the body limit must be positive, was " + maxBodyBytes);
+        }
+        if (simWorkers < 1) {
+            throw new IllegalArgumentException("at least one simulated worker is needed, was " + simWorkers);
+        }
+    }
+}

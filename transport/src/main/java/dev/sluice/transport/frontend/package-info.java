@@ -1,0 +1,12 @@
+/**
+ * The OpenAI-compatible HTTP frontend: Helidon SE on virtual threads in front of one admission router per model
+ * and its engines.
+ *
+ * <pre>
+ *   POST /v1/chat/completions ─▶ parse, tokenize, headers ─▶ ModelRouter.submit ─▶ wait (virtual thread parks)
+ *       rejected ─▶ OpenAI error JSON, status from the error class, Retry-After
+ *       dispatched(worker) ─▶ Engine.submit ─▶ JSON or SSE ─▶ responding / completed / aborted to the router
+ *   GET /v1/models, /health, /live, /metrics (Prometheus)
+ * </pre>
+ */
+package dev.sluice.transport.frontend;

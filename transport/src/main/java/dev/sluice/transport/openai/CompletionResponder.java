@@ -1,0 +1,121 @@
+package dev.sluice.transport.openai;
+
+import dev.sluice.transport.engine.EngineQueue;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * Writes one engine request's output as the OpenAI response: one JSON body, or Server-Sent Events flushed per
+ * token ending with {@code data: [DONE]} (and a usage chunk when asked). Runs on the HTTP handler's virtual thread
+ * and blocks there on the engine's callbacks. Stateless.
+ */
+public final class CompletionResponder {
+    /** How the engine request ended. */
+    public sealed interface Outcome {
+    }
+
+    /** It finished; the counts come from the engine. */
+    public record Finished(long promptTokens, long completionTokens) implements Outcome {
+    }
+
+    /** The engine failed it; the message is safe for a client and was sent as an error. */
+    public record Failed(String message) implements Outcome {
+    }
+
+    /** Lets the caller observe the stream while it is written. */
+    public interface Hooks {
+        /** The first generated token arrived (before it is written). */
+        default void onFirstToken() {
+        }
+    }
+
+    /** No hooks. */
+    public static final Hooks NONE = new Hooks() { };
+
+    private CompletionResponder() {
+    }
+
+    /**
+     * Writes the whole response.
+     *
+     * @param engineError maps an engine failure to the error the client sees.
+     * @throws IOException the client went away (the caller cancels the engine request).
+     */
+    public static Outcome respond(ServerResponse res, CompletionHeader header, CompletionRequest request,
+                                  EngineQueue queue, Hooks hooks,
+                                  java.util.function.Function<String, OpenAiException> engineError)
+        throws IOException, InterruptedException {
+        return request.stream() ? stream(res, header, request.includeUsage(), queue, hooks, engineError)
+            : whole(res, header, queue, hooks, engineError);
+    }
+
+    private static Outcome whole(ServerResponse res, CompletionHeader header, EngineQueue queue, Hooks hooks,
+                                 java.util.function.Function<String, OpenAiException> engineError)
+        throws InterruptedException {
+        StringBuilder text = new StringBuilder();
+        long tokens = 0;
+        while (true) {
+            switch (queue.take()) {
+                case EngineQueue.Token token -> {
+                    if (tokens == 0) {
+                        hooks.onFirstToken();
+                    }
+                    text.append(TokenText.piece(token.tokenId(), tokens++));
+                }
+                case EngineQueue.Finished done -> {
+                    res.header(HeaderNames.CONTENT_TYPE, "application/json");
+                    res.send(OpenAiJson.completion(header, text.toString(), done.reason().wireName(),
+                        done.promptTokens(), done.completionTokens()));
+                    return new Finished(done.promptTokens(), done.completionTokens());
+                }
+                case EngineQueue.Failed failed -> {
+                    OpenAiException error = engineError.apply(failed.message());
+                    res.status(error.status());
+                    res.header(HeaderNames.CONTENT_TYPE, "application/json");
+                    res.send(OpenAiJson.error(error));
+                    return new Failed(failed.message());
+                }
+            }
+        }
+    }
+
+    private static Outcome stream(ServerResponse res, CompletionHeader header, boolean includeUsage,
+                                  EngineQueue queue, Hooks hooks,
+                                  java.util.function.Function<String, OpenAiException> engineError)
+        throws IOException, InterruptedException {
+        res.header(HeaderNames.CONTENT_TYPE, SseFrames.CONTENT_TYPE);
+        res.header(HeaderNames.CACHE_CONTROL, "no-cache");
+        try (OutputStream out = res.outputStream()) {
+            long tokens = 0;
+            while (true) {
+                switch (queue.take()) {
+                    case EngineQueue.Token token -> {
+                        if (tokens == 0) {
+                            hooks.onFirstToken();
+                        }
+                        SseFrames.event(out, OpenAiJson.chunk(header, TokenText.piece(token.tokenId(), tokens),
+                            tokens == 0, null, includeUsage));
+                        tokens++;
+                    }
+                    case EngineQueue.Finished done -> {
+                        SseFrames.event(out, OpenAiJson.chunk(header, null, tokens == 0, done.reason().wireName(),
+                            includeUsage));
+                        if (includeUsage) {
+                            SseFrames.event(out, OpenAiJson.usageChunk(header, done.promptTokens(),
+                                done.completionTokens()));
+                        }
+                        SseFrames.done(out);
+                        return new Finished(done.promptTokens(), done.completionTokens());
+                    }
+                    case EngineQueue.Failed failed -> {
+                        SseFrames.event(out, OpenAiJson.error(engineError.apply(failed.message())));
+                        SseFrames.done(out);
+                        return new Failed(failed.message());
+                    }
+                }
+            }
+        }
+    }
+}
