@@ -48,6 +48,12 @@ public sealed interface JournalRecord {
             return RecordType.HEADER;
         }
 
+        /** The fallback threshold as an optional (NaN records "unset"). */
+        public java.util.OptionalDouble fallbackThresholdOption() {
+            return Double.isNaN(fallbackThreshold) ? java.util.OptionalDouble.empty()
+                : java.util.OptionalDouble.of(fallbackThreshold);
+        }
+
         /** True when the recorded fingerprint is the SHA-256 of the recorded text. */
         public boolean fingerprintMatches() {
             return fingerprint.equals(JournalHeader.hex(JournalHeader.sha256(policyText)));

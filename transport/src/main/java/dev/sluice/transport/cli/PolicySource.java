@@ -8,6 +8,7 @@ import dev.sluice.core.spi.RequestClassifierFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -20,8 +21,8 @@ final class PolicySource {
     static final String ENV = "DYN_ROUTER_POLICY_CONFIG";
     private static final String BUNDLED = "/dev/sluice/transport/demo/demo-policy.yaml";
 
-    /** A loaded policy and the classifier factory it selects ({@code null}: none configured). */
-    record Loaded(RouterPolicyConfig config, RequestClassifierFactory classifier) {
+    /** A loaded policy, its text as read (for the journal), and the classifier factory it selects. */
+    record Loaded(RouterPolicyConfig config, String text, RequestClassifierFactory classifier) {
     }
 
     /** The policy could not be loaded; start-up stops. */
@@ -39,17 +40,19 @@ final class PolicySource {
     static Loaded load(Path file, List<Path> pluginPath) throws StartupException {
         try {
             RouterPolicyConfig config;
+            String text;
             String env = System.getenv(ENV);
-            if (file != null) {
-                config = RouterPolicyLoader.load(file);
-            } else if (env != null && !env.isBlank()) {
-                config = RouterPolicyLoader.load(Path.of(env.trim()));
+            Path path = file != null ? file : env != null && !env.isBlank() ? Path.of(env.trim()) : null;
+            if (path != null) {
+                config = RouterPolicyLoader.load(path);
+                text = Files.readString(path, StandardCharsets.UTF_8);
             } else {
-                config = RouterPolicyLoader.parse(bundled(), "demo-policy.yaml (bundled)");
+                text = bundled();
+                config = RouterPolicyLoader.parse(text, "demo-policy.yaml (bundled)");
             }
             RequestClassifierFactory classifier = PluginPath.registry(pluginPath)
                 .resolveRequestClassifier(config.requestClassifier()).orElse(null);
-            return new Loaded(config, classifier);
+            return new Loaded(config, text, classifier);
         } catch (ConfigException | RegistryException | IOException e) {
             throw new StartupException(e.getMessage(), e);
         }
