@@ -49,7 +49,8 @@ public record JournalRun(int index, JournalRecord.Header header, List<JournalRec
         }
     }
 
-    static JournalRun of(int index, JournalRecord.Header header, List<JournalRecord> records) {
+    /** A run from records already read (tests, tools). */
+    public static JournalRun of(int index, JournalRecord.Header header, List<JournalRecord> records) {
         Map<Long, Lifecycle> lifecycles = new LinkedHashMap<>();
         for (JournalRecord record : records) {
             long id = record.lifecycleId();
