@@ -136,4 +136,15 @@ final class GuardedObserver implements SchedulerObserver {
             failed("onWorkerLeft", e);
         }
     }
+
+    /** A failing veto check admits: a broken observer must not stop admission unless it says so. */
+    @Override
+    public AdmissionError arrivalVeto() {
+        try {
+            return delegate.arrivalVeto();
+        } catch (RuntimeException e) {
+            failed("arrivalVeto", e);
+            return null;
+        }
+    }
 }

@@ -159,6 +159,11 @@ final class SchedulerAgent implements Agent {
             refuse(event, Rejections.TOO_MANY_LIVE);
             return;
         }
+        AdmissionError veto = observer.arrivalVeto();
+        if (veto != null) {
+            refuse(event, veto);
+            return;
+        }
         stats.arrived++;
         LiveRequest record = lifecycles.register(event.lifecycleId, request, event.time, listener);
         observer.onArrived(nowNs, record);

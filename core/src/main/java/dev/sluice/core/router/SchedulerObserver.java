@@ -59,6 +59,15 @@ public interface SchedulerObserver {
     default void onWorkerLeft(long nowNs, WorkerWithDpRank worker) {
     }
 
+    /**
+     * Asked on the scheduler thread before each arrival gets a lifecycle: a non-null error refuses the arrival
+     * (reported through {@link #onRefused}). This lets an observer that must see every admission, a fail-closed
+     * journal, stop admission when it can no longer record. The default never refuses; must not allocate.
+     */
+    default AdmissionError arrivalVeto() {
+        return null;
+    }
+
     /** Observes nothing. */
     SchedulerObserver NONE = new SchedulerObserver() { };
 }

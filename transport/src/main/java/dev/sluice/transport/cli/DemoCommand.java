@@ -40,6 +40,20 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--plugin-path", paramLabel = "DIR", description = "Directories of plugin jars to link.")
     java.util.List<java.nio.file.Path> pluginPath = new java.util.ArrayList<>();
 
+    @Option(names = "--journal-dir", paramLabel = "DIR",
+        description = "Journal every admission decision here (default: a new timestamped folder under "
+            + "./sluice-journal/).")
+    java.nio.file.Path journalDir;
+
+    @Option(names = "--no-journal", description = "Do not journal.")
+    boolean noJournal;
+
+    @Option(names = "--journal-on-failure", paramLabel = "POLICY", defaultValue = "fail_closed",
+        description = "When the journal cannot write: continue (admission goes on, lost records are counted) or "
+            + "fail_closed (new arrivals are refused with 503 journal_unavailable; a journal that cannot open stops"
+            + " the demo). Default: ${DEFAULT-VALUE}.")
+    dev.sluice.core.journal.FailurePolicy journalFailure;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -64,9 +78,29 @@ final class DemoCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("sluice: " + e.getMessage());
             return 2;
         }
-        boolean balanced = InProcessDemo.run(new InProcessDemo.Settings(duration.toNanos(), workers, seed,
-            policy.config(), policy.classifier(), policy.selector(), queueThreshold == null ? java.util.OptionalDouble.empty()
-                : java.util.OptionalDouble.of(queueThreshold), queuePolicy), System.out);
-        return balanced ? 0 : 1;
+        if (noJournal && journalDir != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--no-journal and --journal-dir exclude "
+                + "each other");
+        }
+        dev.sluice.core.journal.JournalContext journal = noJournal ? null
+            : new dev.sluice.core.journal.JournalContext(journalDir != null ? journalDir : defaultJournalDir())
+                .failurePolicy(journalFailure);
+        try {
+            boolean balanced = InProcessDemo.run(new InProcessDemo.Settings(duration.toNanos(), workers, seed,
+                policy.config(), policy.classifier(), policy.selector(), queueThreshold == null
+                    ? java.util.OptionalDouble.empty()
+                    : java.util.OptionalDouble.of(queueThreshold), queuePolicy, policy.text(), journal), System.out);
+            return balanced ? 0 : 1;
+        } catch (dev.sluice.core.journal.JournalException e) {
+            spec.commandLine().getErr().println("sluice: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** {@code ./sluice-journal/<UTC timestamp>}, a new folder per run (git-ignored). */
+    static java.nio.file.Path defaultJournalDir() {
+        String stamp = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")
+            .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
+        return java.nio.file.Path.of("sluice-journal", stamp);
     }
 }

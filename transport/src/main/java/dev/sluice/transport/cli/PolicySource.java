@@ -4,12 +4,14 @@ import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.spi.RegistryException;
+import dev.sluice.core.spi.DefaultSelectorSettings;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.spi.RouterPluginRegistry;
 import dev.sluice.core.spi.WorkerSelectorFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -23,10 +25,12 @@ final class PolicySource {
     private static final String BUNDLED = "/dev/sluice/transport/demo/demo-policy.yaml";
 
     /**
-     * A loaded policy, the classifier factory it selects ({@code null}: none configured) and the worker selector
-     * of the aggregated role (the built-in one unless the policy names another).
+     * A loaded policy, its text as read (for the journal), the classifier factory it selects ({@code null}: none
+     * configured) and the worker selector of the aggregated role (the built-in one unless the policy names
+     * another).
      */
-    record Loaded(RouterPolicyConfig config, RequestClassifierFactory classifier, WorkerSelectorFactory selector) {
+    record Loaded(RouterPolicyConfig config, String text, RequestClassifierFactory classifier,
+                  WorkerSelectorFactory selector) {
     }
 
     /** The role whose worker selector an aggregated (non-disaggregated) router uses. */
@@ -45,21 +49,33 @@ final class PolicySource {
     }
 
     static Loaded load(Path file, List<Path> pluginPath) throws StartupException {
+        return load(file, pluginPath, DefaultSelectorSettings.DEFAULTS);
+    }
+
+    /**
+     * As {@link #load(Path, List)}, with the built-in selector's settings from the command line
+     * ({@code --kv-overlap-score-weight}, {@code --router-temperature}) where the policy does not configure it.
+     */
+    static Loaded load(Path file, List<Path> pluginPath, DefaultSelectorSettings selectorDefaults)
+        throws StartupException {
         try {
             RouterPolicyConfig config;
+            String text;
             String env = System.getenv(ENV);
-            if (file != null) {
-                config = RouterPolicyLoader.load(file);
-            } else if (env != null && !env.isBlank()) {
-                config = RouterPolicyLoader.load(Path.of(env.trim()));
+            Path path = file != null ? file : env != null && !env.isBlank() ? Path.of(env.trim()) : null;
+            if (path != null) {
+                config = RouterPolicyLoader.load(path);
+                text = Files.readString(path, StandardCharsets.UTF_8);
             } else {
-                config = RouterPolicyLoader.parse(bundled(), "demo-policy.yaml (bundled)");
+                text = bundled();
+                config = RouterPolicyLoader.parse(text, "demo-policy.yaml (bundled)");
             }
             RouterPluginRegistry registry = PluginPath.registry(pluginPath);
             RequestClassifierFactory classifier = registry.resolveRequestClassifier(config.requestClassifier())
                 .orElse(null);
-            WorkerSelectorFactory selector = registry.resolveWorkerSelector(config.workerSelection(), ROLE);
-            return new Loaded(config, classifier, selector);
+            WorkerSelectorFactory selector = registry.resolveWorkerSelector(config.workerSelection(), ROLE,
+                selectorDefaults);
+            return new Loaded(config, text, classifier, selector);
         } catch (ConfigException | RegistryException | IOException e) {
             throw new StartupException(e.getMessage(), e);
         }

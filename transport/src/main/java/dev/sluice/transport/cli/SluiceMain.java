@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code sluice} command line. Usage errors exit with 2, failures with 1. */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceMain.Version.class,
     description = "Admission control for LLM inference serving.",
-    subcommands = {DemoCommand.class, ConfigCommand.class, MockEngineCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, ConfigCommand.class, MockEngineCommand.class, JournalCommand.class,
+        ReplayCommand.class, CommandLine.HelpCommand.class})
 public final class SluiceMain implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -22,6 +23,10 @@ public final class SluiceMain implements Runnable {
     }
 
     public static void main(String[] args) {
+        // Chronicle logs its file mappings at INFO; a command line shows only what needs attention.
+        if (System.getProperty("org.slf4j.simpleLogger.log.net.openhft") == null) {
+            System.setProperty("org.slf4j.simpleLogger.log.net.openhft", "warn");
+        }
         System.exit(commandLine().execute(args));
     }
 

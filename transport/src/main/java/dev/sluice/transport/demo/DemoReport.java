@@ -25,6 +25,7 @@ final class DemoReport {
     /** One policy class's share of the run. */
     static final class ClassLine {
         final Histogram queueWaitMs = FleetSimulation.histogram();
+        final Histogram ttftMs = FleetSimulation.histogram();
         long arrived;
         long dispatched;
         long rejected;

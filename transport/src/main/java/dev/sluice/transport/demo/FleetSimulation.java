@@ -102,7 +102,12 @@ final class FleetSimulation implements AdmissionListener {
             case FIRST_TOKEN -> {
                 if (byLifecycle.containsKey(event.lifecycleId())) {
                     firstTokenAt.put(event.lifecycleId(), clock.nanoTime());
-                    report.ttftMs.recordValue(toMs(clock.nanoTime() - ingressAt.get(event.lifecycleId())));
+                    long ttftMs = toMs(clock.nanoTime() - ingressAt.get(event.lifecycleId()));
+                    report.ttftMs.recordValue(ttftMs);
+                    DemoReport.ClassLine line = classOf.get(event.lifecycleId());
+                    if (line != null) {
+                        line.ttftMs.recordValue(ttftMs);
+                    }
                     router.responding(event.lifecycleId());
                 }
             }

@@ -1,6 +1,10 @@
 package dev.sluice.transport.demo;
 
 import dev.sluice.core.config.PolicyProfile;
+import dev.sluice.core.journal.JournalContext;
+import dev.sluice.core.journal.JournalException;
+import dev.sluice.core.journal.JournalHeader;
+import dev.sluice.core.journal.JournalWriter;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.spi.WorkerSelectorFactory;
@@ -25,27 +29,44 @@ public final class InProcessDemo {
      * @param selector   the worker selector the policy selects (the built-in one by default).
      * @param fallbackThreshold {@code --router-queue-threshold}, for a policy without a profile for the model.
      * @param fallbackPolicy    {@code --router-queue-policy}, likewise.
+     * @param policyText the policy file's text, recorded in the journal's header.
+     * @param journal    where to journal, or {@code null} for no journal.
      */
     public record Settings(long durationNs, int workers, long seed, RouterPolicyConfig policy,
                            RequestClassifierFactory classifier, WorkerSelectorFactory selector,
-                           OptionalDouble fallbackThreshold,
-                           QueuePolicy fallbackPolicy) {
+                           OptionalDouble fallbackThreshold, QueuePolicy fallbackPolicy, String policyText,
+                           JournalContext journal) {
     }
+
+    /** The name the journal records for the demo's own classifier; a replay recognises it. */
+    public static final String DEMO_CLASSIFIER = "demo-session-turn";
 
     /** The model name the demo's router serves (a policy file may give it a profile of its own). */
     public static final String MODEL = "demo";
+    /** The demo classifier's queue budget from ingress. */
+    static final long QUEUE_BUDGET_NS = 2_000_000_000L;
+    /** How long the demo classifier parks a later turn of a busy session. */
+    static final long PARK_BUDGET_NS = 5_000_000_000L;
+    /** The simulated engines' prefill rate and decode time per token. */
+    public static final double PREFILL_TOKENS_PER_SECOND = 20_000;
+    public static final long DECODE_NS_PER_TOKEN = 15_000_000L;
 
     private InProcessDemo() {
     }
 
-    /** Runs the demo and prints its summary; returns true when every request ended exactly once. */
-    public static boolean run(Settings settings, PrintStream out) {
-        FleetSimulation.Fleet fleet = new FleetSimulation.Fleet(settings.workers(), 2048, 20_000, 15_000_000L);
+    /**
+     * Runs the demo and prints its summary; returns true when every request ended exactly once.
+     *
+     * @throws JournalException when the journal cannot be opened (the message names the directory and cause).
+     */
+    public static boolean run(Settings settings, PrintStream out) throws JournalException {
+        FleetSimulation.Fleet fleet = new FleetSimulation.Fleet(settings.workers(), 2048, PREFILL_TOKENS_PER_SECOND,
+            DECODE_NS_PER_TOKEN);
         DemoWorkload.Shape shape = new DemoWorkload.Shape(settings.durationNs(), 3.0 * settings.workers(),
             2 * settings.workers(), 5.0, settings.durationNs() / 3, settings.durationNs() / 2, 0.02, settings.seed());
         List<DemoWorkload.Arrival> arrivals = DemoWorkload.generate(shape);
-        long queueBudgetNs = 2_000_000_000L;
-        long parkBudgetNs = 5_000_000_000L;
+        long queueBudgetNs = QUEUE_BUDGET_NS;
+        long parkBudgetNs = PARK_BUDGET_NS;
 
         out.println("sluice demo: in-process admission control on a simulated fleet (virtual clock)");
         out.printf("  fleet        %d workers, max_num_batched_tokens %d, prefill %.0f tokens/s, decode %d ms/token%n",
@@ -71,15 +92,45 @@ public final class InProcessDemo {
             .workerSelector(settings.selector()).randomSeed(settings.seed())
             .classifierFactory(settings.classifier() != null ? settings.classifier()
                 : c -> new SessionTurnClassifier(queueBudgetNs, parkBudgetNs));
+        JournalWriter journal = settings.journal() == null ? null : JournalWriter.open(settings.journal(),
+            JournalHeader.of(context, settings.policy().source(), settings.policyText(), classifierName(settings),
+                settings.fallbackThreshold(), settings.fallbackPolicy()));
+        if (journal != null) {
+            context.observer(journal);
+        }
         long start = System.nanoTime();
         DemoReport report;
-        try (ModelRouter router = ModelRouter.manual(context)) {
+        try (journal; ModelRouter router = ModelRouter.manual(context)) {
             report = new FleetSimulation(router, clock, fleet, arrivals, profile).run(settings.durationNs());
         }
         report.wallNs = System.nanoTime() - start;
         out.println();
         report.print(out);
+        if (journal != null) {
+            printJournal(journal, out);
+        }
         return report.balanced();
+    }
+
+    static String classifierName(Settings settings) {
+        return settings.classifier() == null ? DEMO_CLASSIFIER
+            : settings.policy().requestClassifier().orElseThrow().type();
+    }
+
+    private static void printJournal(JournalWriter journal, PrintStream out) {
+        String dir = displayed(journal.directory());
+        out.printf("  journal      %s: %d records written, %d lost%n", dir, journal.recordsWritten(),
+            journal.recordsDropped());
+        out.printf("               scripts/sluice journal show %s --request chat-1%n", dir);
+        out.printf("               scripts/sluice journal stats %s   |   scripts/sluice journal verify %s%n", dir, dir);
+        out.printf("               scripts/sluice replay %s --verify   |   scripts/sluice replay %s"
+            + " --router-policy-config other.yaml%n", dir, dir);
+    }
+
+    /** Relative to the working directory when it is inside it: shorter, and what the user typed. */
+    private static String displayed(java.nio.file.Path dir) {
+        java.nio.file.Path cwd = java.nio.file.Path.of("").toAbsolutePath();
+        return dir.startsWith(cwd) ? cwd.relativize(dir).toString() : dir.toString();
     }
 
     private static String classNames(PolicyProfile profile) {

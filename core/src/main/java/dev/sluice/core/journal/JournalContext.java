@@ -1,0 +1,58 @@
+package dev.sluice.core.journal;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import net.openhft.chronicle.queue.RollCycle;
+import net.openhft.chronicle.queue.RollCycles;
+
+/**
+ * Where and how a {@link JournalWriter} records, set fluently. Defaults: hourly roll cycles, the last 168 cycles
+ * (a week) kept, fail closed. Not thread-safe; configure, then open.
+ */
+public final class JournalContext {
+    private final Path directory;
+    private RollCycle rollCycle = RollCycles.FAST_HOURLY;
+    private int retainCycles = 168;
+    private FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
+
+    public JournalContext(Path directory) {
+        this.directory = Objects.requireNonNull(directory, "directory");
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    /** How often a new file starts (hourly by default; tests may use shorter cycles). */
+    public JournalContext rollCycle(RollCycle cycle) {
+        this.rollCycle = Objects.requireNonNull(cycle, "rollCycle");
+        return this;
+    }
+
+    public RollCycle rollCycle() {
+        return rollCycle;
+    }
+
+    /** Cycles kept, the current one included; older cycle files are deleted when a cycle starts. 0 keeps all. */
+    public JournalContext retainCycles(int cycles) {
+        if (cycles < 0) {
+            throw new IllegalArgumentException("retainCycles must be >= 0, was " + cycles);
+        }
+        this.retainCycles = cycles;
+        return this;
+    }
+
+    public int retainCycles() {
+        return retainCycles;
+    }
+
+    /** Continue admission without the journal, or refuse arrivals, when recording fails. */
+    public JournalContext failurePolicy(FailurePolicy policy) {
+        this.failurePolicy = Objects.requireNonNull(policy, "failurePolicy");
+        return this;
+    }
+
+    public FailurePolicy failurePolicy() {
+        return failurePolicy;
+    }
+}

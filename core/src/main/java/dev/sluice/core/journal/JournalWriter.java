@@ -1,0 +1,238 @@
+package dev.sluice.core.journal;
+
+import dev.sluice.core.api.AdmissionError;
+import dev.sluice.core.api.ErrorClass;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ChronicleQueue;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admission journal: a {@link dev.sluice.core.router.SchedulerObserver} that appends one record per input and
+ * decision to a Chronicle Queue (one appender, hourly roll cycles, retention) in the layout of {@code FORMAT.md}.
+ * Install it with {@code RouterContext.observer(...)}, alone or first in a
+ * {@link dev.sluice.core.router.CompositeObserver}; close it after the router.
+ *
+ * <p>Records are written straight into the memory-mapped queue file: a record is in the page cache when the
+ * callback returns, so it survives the death of the process (not of the machine). A failure to write (full disk,
+ * directory gone) is counted, logged once, and then handled by the {@link FailurePolicy}: admission continues
+ * and later records are dropped and counted, or new arrivals are refused with 503 {@code journal_unavailable}.
+ * The journal stays unavailable until restart.
+ *
+ * <p>The appender is owned by the scheduler thread: records are written only from observer callbacks. Opening
+ * writes the header on the opening thread, then hands the appender over. Counters may be read from any thread
+ * (approximate there).
+ */
+public final class JournalWriter extends EncodingObserver implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(JournalWriter.class);
+
+    private final Path directory;
+    private final FailurePolicy policy;
+    private final ChronicleQueue queue;
+    private final ExcerptAppender appender;
+    private final JournalRetention retention;
+    private DocumentContext document;
+    private int cycle;
+    private volatile boolean available;
+    private volatile AdmissionError veto;
+    private volatile Throwable lastFailure;
+    // Plain fields: the scheduler thread is the only writer, and a fence per record would cost more than the write.
+    private long written;
+    private long dropped;
+    private long failures;
+    private boolean closed;
+
+    private JournalWriter(JournalContext context, JournalHeader header, ChronicleQueue queue,
+                          ExcerptAppender appender, Throwable openFailure) {
+        super(header.overloadStatus());
+        this.directory = context.directory().toAbsolutePath();
+        this.policy = context.failurePolicy();
+        this.queue = queue;
+        this.appender = appender;
+        this.retention = new JournalRetention(directory, context.rollCycle(), context.retainCycles());
+        this.available = openFailure == null;
+        if (openFailure != null) {
+            failed(openFailure);
+        }
+    }
+
+    /**
+     * Opens (or creates) the journal in {@code context.directory()} and writes the header.
+     *
+     * @throws JournalException when the directory cannot be created or written and the policy is
+     *                          {@link FailurePolicy#FAIL_CLOSED}; the message names the directory and the cause.
+     *                          With {@link FailurePolicy#CONTINUE} the failure is logged and a writer that drops
+     *                          (and counts) every record is returned instead.
+     */
+    public static JournalWriter open(JournalContext context, JournalHeader header) throws JournalException {
+        Path directory = context.directory();
+        ChronicleQueue queue = null;
+        try {
+            probe(directory);
+            queue = SingleChronicleQueueBuilder.binary(directory).rollCycle(context.rollCycle()).build();
+            ExcerptAppender appender = queue.createAppender();
+            try (DocumentContext dc = appender.writingDocument()) {
+                Bytes<?> out = dc.wire().bytes();
+                out.writeByte(RecordType.HEADER.code());
+                out.writeLong(header.schedulerNs());
+                RecordEncoder.header(out, header, epochNanos(Instant.now()));
+            }
+            // The scheduler thread, not this one, appends from now on.
+            appender.singleThreadedCheckReset();
+            JournalWriter writer = new JournalWriter(context, header, queue, appender, null);
+            writer.cycle = appender.cycle();
+            writer.retention.apply(writer.cycle);
+            return writer;
+        } catch (IOException | RuntimeException | InternalError e) {
+            if (queue != null) {
+                queue.close();
+            }
+            JournalException failure = JournalException.of("cannot write the journal in directory", directory, e);
+            if (context.failurePolicy() == FailurePolicy.FAIL_CLOSED) {
+                throw failure;
+            }
+            return new JournalWriter(context, header, null, null, failure);
+        }
+    }
+
+    /** Fails early, with the operating system's reason, when the directory cannot be created or written. */
+    private static void probe(Path directory) throws IOException {
+        Files.createDirectories(directory);
+        Path probe = Files.createTempFile(directory, ".probe", ".tmp");
+        Files.delete(probe);
+    }
+
+    private static long epochNanos(Instant now) {
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    @Override
+    Bytes<?> begin() {
+        if (!available) {
+            dropped++;
+            return null;
+        }
+        try {
+            document = appender.writingDocument();
+            return document.wire().bytes();
+        } catch (RuntimeException | InternalError e) {
+            document = null;
+            dropped++;
+            failed(e);
+            return null;
+        }
+    }
+
+    @Override
+    void commit() {
+        DocumentContext dc = document;
+        document = null;
+        dc.close();
+        written++;
+        int now = appender.cycle();
+        if (now != cycle) {
+            // A new hourly file started: the only moment old cycles can fall out of the retention window.
+            cycle = now;
+            retention.apply(now);
+        }
+    }
+
+    @Override
+    void abandon(Throwable failure) {
+        DocumentContext dc = document;
+        document = null;
+        if (dc != null) {
+            try {
+                dc.rollbackOnClose();
+                dc.close();
+            } catch (RuntimeException | InternalError ignored) {
+                // The queue is already failing; the original failure is the one to report.
+            }
+        }
+        dropped++;
+        failed(failure);
+    }
+
+    private void failed(Throwable failure) {
+        failures++;
+        if (!available && lastFailure != null) {
+            return;
+        }
+        available = false;
+        JournalException reported = failure instanceof JournalException j ? j
+            : JournalException.of("cannot write the journal in directory", directory, failure);
+        lastFailure = reported;
+        veto = AdmissionError.of(ErrorClass.UNAVAILABLE).reason("journal_unavailable")
+            .publicMessage("Admission journal unavailable").diagnostic(reported.getMessage());
+        if (policy == FailurePolicy.CONTINUE) {
+            LOG.error("{}; admission continues without the journal, lost records are counted", reported.getMessage(),
+                failure);
+        } else {
+            LOG.error("{}; failing closed: new arrivals are refused with 503 journal_unavailable",
+                reported.getMessage(), failure);
+        }
+    }
+
+    /** Refuses arrivals once recording failed, if the policy is to fail closed. */
+    @Override
+    public AdmissionError arrivalVeto() {
+        return available || policy == FailurePolicy.CONTINUE ? null : veto;
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    /** False once a write (or the opening) failed. */
+    public boolean available() {
+        return available;
+    }
+
+    /** Records appended, the header excluded. */
+    public long recordsWritten() {
+        return written;
+    }
+
+    /** Records lost because the journal was unavailable. */
+    public long recordsDropped() {
+        return dropped;
+    }
+
+    /** Failed writes (and a failed opening). */
+    public long failures() {
+        return failures;
+    }
+
+    /** The first failure, naming the directory and the cause; {@code null} while healthy. */
+    public Throwable lastFailure() {
+        return lastFailure;
+    }
+
+    /** The underlying queue (tests use it to break the journal on purpose); {@code null} if it never opened. */
+    ChronicleQueue queue() {
+        return queue;
+    }
+
+    /** Closes the appender and the queue; idempotent. Call after the router has closed. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        available = false;
+        if (appender != null) {
+            appender.close();
+        }
+        if (queue != null) {
+            queue.close();
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.sluice.core.journal;
+
+/**
+ * The record types of the journal's binary layout (see {@code FORMAT.md}); the code is the first byte of every
+ * record. Codes are part of the format: never renumber, only add.
+ */
+public enum RecordType {
+    HEADER(1),
+    ARRIVED(2),
+    REFUSED(3),
+    CLASSIFIED(4),
+    ENQUEUED(5),
+    REJECTED(6),
+    DISPATCHED(7),
+    RESPONDING(8),
+    COMPLETED(9),
+    ABORTED(10),
+    RETRIED(11),
+    WORKER_JOINED(12),
+    WORKER_LEFT(13);
+
+    private static final RecordType[] BY_CODE = new RecordType[16];
+
+    static {
+        for (RecordType type : values()) {
+            BY_CODE[type.code] = type;
+        }
+    }
+
+    private final byte code;
+
+    RecordType(int code) {
+        this.code = (byte) code;
+    }
+
+    /** The byte that starts records of this type. */
+    public byte code() {
+        return code;
+    }
+
+    /** The type with this code, or {@code null} for a code this version does not know. */
+    public static RecordType of(int code) {
+        return code > 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+}

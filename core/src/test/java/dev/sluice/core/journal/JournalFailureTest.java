@@ -1,0 +1,92 @@
+package dev.sluice.core.journal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.core.testing.RecordingListener;
+import dev.sluice.core.testing.SteppedRouter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A journal that cannot write says where and why, counts what it loses, and either lets admission continue or
+ * refuses new arrivals with 503 journal_unavailable.
+ */
+class JournalFailureTest {
+    @TempDir
+    Path tmp;
+
+    /** A directory that cannot be created, whoever runs the test (root ignores permission bits): under a file. */
+    private Path unwritable() throws IOException {
+        Path file = Files.writeString(tmp.resolve("not-a-directory"), "x");
+        return file.resolve("journal");
+    }
+
+    @Test
+    void shouldNameTheDirectoryAndTheCauseWhenFailingClosed() throws IOException {
+        Path dir = unwritable();
+        JournalException e = assertThrows(JournalException.class, () -> JournalWriter.open(
+            new JournalContext(dir).failurePolicy(FailurePolicy.FAIL_CLOSED), JournalFixtures.header(0)));
+        assertTrue(e.getMessage().startsWith("cannot write the journal in directory " + dir.toAbsolutePath() + ": "),
+            e.getMessage());
+        assertTrue(e.getMessage().contains("Exception"), "names the cause: " + e.getMessage());
+    }
+
+    @Test
+    void shouldContinueWithoutTheJournalAndCountLostRecords() throws IOException {
+        Path dir = unwritable();
+        try (JournalWriter journal = JournalWriter.open(new JournalContext(dir).failurePolicy(FailurePolicy.CONTINUE),
+            JournalFixtures.header(0)); SteppedRouter r = JournalFixtures.router(journal)) {
+            assertFalse(journal.available());
+            assertTrue(journal.lastFailure().getMessage().contains(dir.toAbsolutePath().toString()));
+            JournalFixtures.scenario(r);
+            assertEquals(0, journal.recordsWritten());
+            assertTrue(journal.recordsDropped() > 20, "dropped " + journal.recordsDropped());
+            assertEquals(1, journal.failures());
+            long dispatched = r.listener.inOrder().stream().filter(RecordingListener.Outcome::dispatched).count();
+            assertEquals(4, dispatched, "admission went on: " + r.listener.inOrder());
+        } catch (JournalException e) {
+            throw new AssertionError("CONTINUE must not throw", e);
+        }
+    }
+
+    @Test
+    void shouldRefuseNewArrivalsWith503OnceAWriteFailsWhenFailingClosed() throws JournalException {
+        try (JournalWriter journal = JournalWriter.open(new JournalContext(tmp.resolve("j")), JournalFixtures.header(0));
+             SteppedRouter r = JournalFixtures.router(journal)) {
+            r.worker(1, 100_000);
+            long before = r.submit("c-1", 10);
+            assertTrue(r.listener.outcome(before).dispatched());
+            journal.queue().close();
+            long during = r.submit("c-2", 10);
+            assertTrue(r.listener.outcome(during).dispatched(), "a lifecycle already admitted runs on");
+            assertFalse(journal.available());
+            long after = r.submit("c-3", 10);
+            RecordingListener.Outcome refused = r.listener.outcome(after);
+            assertEquals("journal_unavailable", refused.error().reason());
+            assertEquals(503, refused.error().httpStatus(529));
+            assertTrue(refused.error().diagnostic().contains(tmp.resolve("j").toAbsolutePath().toString()));
+            assertTrue(journal.recordsDropped() >= 2);
+        }
+    }
+
+    @Test
+    void shouldDeleteCyclesOlderThanTheRetentionWindow() throws IOException {
+        JournalRetention retention = new JournalRetention(tmp, net.openhft.chronicle.queue.RollCycles.FAST_HOURLY, 3);
+        int now = 500_000;
+        for (int cycle = now - 5; cycle <= now; cycle++) {
+            Files.writeString(tmp.resolve(retention.nameOf(cycle) + ".cq4"), "");
+        }
+        Files.writeString(tmp.resolve("metadata.cq4t"), "");
+        assertEquals(3, retention.apply(now));
+        for (int cycle = now - 5; cycle <= now; cycle++) {
+            assertEquals(cycle > now - 3, Files.exists(tmp.resolve(retention.nameOf(cycle) + ".cq4")), "cycle " + cycle);
+        }
+        assertTrue(Files.exists(tmp.resolve("metadata.cq4t")));
+    }
+}

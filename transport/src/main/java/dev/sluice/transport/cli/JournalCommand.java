@@ -1,0 +1,203 @@
+package dev.sluice.transport.cli;
+
+import dev.sluice.core.journal.JournalException;
+import dev.sluice.transport.journal.JournalRun;
+import dev.sluice.transport.journal.JournalStats;
+import dev.sluice.transport.journal.JournalVerifier;
+import dev.sluice.transport.journal.Lifecycle;
+import dev.sluice.transport.journal.TimelinePrinter;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code sluice journal}: read an admission journal. */
+@Command(name = "journal", mixinStandardHelpOptions = true, description = "Reads an admission journal.",
+    subcommands = {JournalCommand.Show.class, JournalCommand.Stats.class, JournalCommand.Verify.class,
+        CommandLine.HelpCommand.class})
+final class JournalCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "a subcommand is required (try: journal show DIR, journal stats DIR, journal verify DIR)");
+    }
+
+    /** Reads the runs, or prints why not and returns {@code null}. */
+    static List<JournalRun> read(CommandLine.Model.CommandSpec spec, Path directory) {
+        long[] undecodable = new long[1];
+        try {
+            List<JournalRun> runs = JournalRun.read(directory, undecodable);
+            if (undecodable[0] > 0) {
+                spec.commandLine().getErr().printf("sluice: warning: %d records could not be decoded and were"
+                    + " skipped (written by a newer sluice?)%n", undecodable[0]);
+            }
+            return runs;
+        } catch (JournalException e) {
+            spec.commandLine().getErr().println("sluice: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** {@code sluice journal show DIR}. */
+    @Command(name = "show", mixinStandardHelpOptions = true,
+        description = {"Prints a timeline per request: arrival, classification, how long it waited and where, "
+            + "where it went, how it ended.",
+            "Exit codes: 0 printed, 1 nothing matched, 2 usage error or no journal in DIR."})
+    static final class Show implements Callable<Integer> {
+        @Parameters(paramLabel = "DIR", description = "The journal directory.")
+        Path directory;
+
+        @Option(names = "--request", paramLabel = "ID", description = "Only this request id.")
+        String requestId;
+
+        @Option(names = "--session", paramLabel = "ID", description = "Only requests of this session (or its "
+            + "child sessions).")
+        String sessionId;
+
+        @Option(names = "--since", paramLabel = "T", description = "Only requests that arrived at or after T: an "
+            + "instant (2026-11-29T14:03:00Z) or an offset from the run's start (90s, 5m).")
+        String since;
+
+        @Option(names = "--until", paramLabel = "T", description = "Only requests that arrived before T (as --since).")
+        String until;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            TimeBound from = TimeBound.parse(spec, "--since", since);
+            TimeBound to = TimeBound.parse(spec, "--until", until);
+            List<JournalRun> runs = read(spec, directory);
+            if (runs == null) {
+                return 2;
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            int shown = 0;
+            for (JournalRun run : runs) {
+                List<Lifecycle> matching = new ArrayList<>();
+                for (Lifecycle lifecycle : run.lifecycles().values()) {
+                    if (matches(run, lifecycle, from, to)) {
+                        matching.add(lifecycle);
+                    }
+                }
+                if (matching.isEmpty()) {
+                    continue;
+                }
+                TimelinePrinter.printRun(run, out);
+                for (Lifecycle lifecycle : matching) {
+                    out.println();
+                    TimelinePrinter.print(run, lifecycle, out);
+                }
+                out.println();
+                shown += matching.size();
+            }
+            out.flush();
+            if (shown == 0) {
+                spec.commandLine().getErr().println("sluice: no request in " + directory + " matches");
+                return 1;
+            }
+            return 0;
+        }
+
+        private boolean matches(JournalRun run, Lifecycle lifecycle, TimeBound from, TimeBound to) {
+            var request = lifecycle.request();
+            if (requestId != null && (request == null || !requestId.equals(request.requestId()))) {
+                return false;
+            }
+            if (sessionId != null && (request == null || !(sessionId.equals(request.sessionId())
+                || sessionId.equals(request.parentSessionId())))) {
+                return false;
+            }
+            long at = request != null ? request.ingressAt() : lifecycle.records().get(0).timeNs();
+            return (from == null || at >= from.schedulerNs(run)) && (to == null || at < to.schedulerNs(run));
+        }
+    }
+
+    /** {@code sluice journal stats DIR}. */
+    @Command(name = "stats", mixinStandardHelpOptions = true,
+        description = {"Per policy class and outcome: counts, queue-wait (enqueue to dispatch) and TTFT (ingress to "
+            + "first item) percentiles, rejection reasons.", "Exit codes: 0 printed, 2 usage error or no journal."})
+    static final class Stats implements Callable<Integer> {
+        @Parameters(paramLabel = "DIR", description = "The journal directory.")
+        Path directory;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            List<JournalRun> runs = read(spec, directory);
+            if (runs == null) {
+                return 2;
+            }
+            JournalStats stats = new JournalStats();
+            PrintWriter out = spec.commandLine().getOut();
+            for (JournalRun run : runs) {
+                TimelinePrinter.printRun(run, out);
+                stats.add(run);
+            }
+            out.println();
+            stats.print(out);
+            return 0;
+        }
+    }
+
+    /** {@code sluice journal verify DIR}. */
+    @Command(name = "verify", mixinStandardHelpOptions = true,
+        description = {"Checks the lifecycle invariants: exactly one terminal event each; events in lifecycle order"
+            + " with times never going back; nothing dispatched after its queue deadline or after its terminal event;"
+            + " the header's policy fingerprint matches its text.",
+            "Exit codes: 0 all hold, 1 violations (the offending request ids are printed), 2 usage error or no "
+                + "journal."})
+    static final class Verify implements Callable<Integer> {
+        @Parameters(paramLabel = "DIR", description = "The journal directory.")
+        Path directory;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            List<JournalRun> runs = read(spec, directory);
+            if (runs == null) {
+                return 2;
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            List<String> problems = new ArrayList<>();
+            long lifecycles = 0;
+            long records = 0;
+            for (JournalRun run : runs) {
+                lifecycles += run.lifecycles().size();
+                records += run.records().size();
+                if (run.header() != null && !run.header().fingerprintMatches()) {
+                    problems.add("run " + run.index() + ": the policy fingerprint does not match the recorded text");
+                }
+                JournalVerifier.verify(run).forEach(v -> problems.add(v.toString()));
+            }
+            out.printf("checked %d runs, %d lifecycles, %d records:%n", runs.size(), lifecycles, records);
+            out.println("  exactly one terminal event per lifecycle (rejected, refused, completed or aborted)");
+            out.println("  events in lifecycle order (arrived, classified, enqueued, dispatched, responding, end;"
+                + " retry re-enqueues), times never going back");
+            out.println("  nothing dispatched after its queue deadline (due_at) or after its terminal event");
+            out.println("  policy fingerprint (SHA-256) matches the recorded policy text");
+            if (problems.isEmpty()) {
+                out.println("all invariants hold");
+                out.flush();
+                return 0;
+            }
+            out.printf("%d violations:%n", problems.size());
+            problems.forEach(p -> out.println("  " + p));
+            out.flush();
+            return 1;
+        }
+    }
+}
