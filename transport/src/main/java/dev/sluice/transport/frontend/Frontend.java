@@ -4,6 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.kv.WordTokenizer;
+import dev.sluice.core.journal.JournalException;
+import dev.sluice.core.journal.JournalHeader;
+import dev.sluice.core.journal.JournalWriter;
+import dev.sluice.core.router.CompositeObserver;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.router.RouterStatistics;
@@ -42,8 +46,11 @@ public final class Frontend implements AutoCloseable {
     private volatile boolean draining;
     private boolean closed;
 
+    private final JournalWriter journal;
+
     private Frontend(FrontendSettings settings, ModelRouter router, SimulatedFleet fleet, RouterMetrics metrics,
-                     WebServer server) {
+                     WebServer server, JournalWriter journal) {
+        this.journal = journal;
         this.settings = settings;
         this.router = router;
         this.fleet = fleet;
@@ -52,14 +59,26 @@ public final class Frontend implements AutoCloseable {
     }
 
     /**
-     * Starts the router, the engines and the server; when this returns the port listens.
+     * Starts the journal, the router, the engines and the server; when this returns the port listens.
      *
-     * @param metrics the router's metrics observer, already installed in {@code settings.router()}.
+     * @throws JournalException the journal cannot be opened (its message names the directory and the cause).
      */
-    public static Frontend start(FrontendSettings settings, RouterMetrics metrics) {
+    public static Frontend start(FrontendSettings settings) throws JournalException {
         RouterContext context = settings.router().model(settings.modelName())
             .blockSize(settings.simEngine().blockSize()).overloadStatus(settings.overloadStatus());
-        ModelRouter router = ModelRouter.start(context);
+        RouterMetrics metrics = new RouterMetrics(settings.modelName(), context.profile(), settings.overloadStatus());
+        JournalSetup setup = settings.journal();
+        JournalWriter journal = setup == null ? null : JournalWriter.open(setup.context(), JournalHeader.of(context,
+            setup.policySource(), setup.policyText(), setup.classifier(), setup.fallbackThreshold(),
+            setup.fallbackPolicy()));
+        context.observer(journal == null ? metrics : CompositeObserver.of(metrics, journal));
+        ModelRouter router;
+        try {
+            router = ModelRouter.start(context);
+        } catch (RuntimeException e) {
+            closeQuietly(journal);
+            throw e;
+        }
         metrics.attach(router::stats);
         SimulatedFleet fleet = null;
         try {
@@ -91,14 +110,21 @@ public final class Frontend implements AutoCloseable {
             if (!server.isRunning()) {
                 throw new IllegalStateException("cannot listen on " + settings.host() + ":" + settings.port());
             }
-            self[0] = new Frontend(settings, router, fleet, metrics, server);
+            self[0] = new Frontend(settings, router, fleet, metrics, server, journal);
             return self[0];
         } catch (RuntimeException e) {
             if (fleet != null) {
                 fleet.close();
             }
             router.close();
+            closeQuietly(journal);
             throw e;
+        }
+    }
+
+    private static void closeQuietly(JournalWriter journal) {
+        if (journal != null) {
+            journal.close();
         }
     }
 
@@ -142,6 +168,11 @@ public final class Frontend implements AutoCloseable {
         return router;
     }
 
+    /** The journal's directory, or {@code null} when not journaling. */
+    public java.nio.file.Path journalDirectory() {
+        return journal == null ? null : settings.journal().context().directory();
+    }
+
     public RouterMetrics metrics() {
         return metrics;
     }
@@ -170,7 +201,11 @@ public final class Frontend implements AutoCloseable {
             try {
                 router.close();
             } finally {
-                fleet.close();
+                try {
+                    fleet.close();
+                } finally {
+                    closeQuietly(journal);
+                }
             }
         }
     }

@@ -21,10 +21,12 @@ import java.util.Objects;
  *                         the frontend's to set.
  * @param simEngine        the simulated engines' settings.
  * @param simWorkers       how many simulated workers.
+ * @param journal          where to journal, or {@code null} for no journal.
  */
 public record FrontendSettings(String host, int port, String modelName, long maxBodyBytes, int defaultMaxTokens,
                                int overloadStatus, HeaderName tenantHeader, Duration gracePeriod,
-                               RouterContext router, SimEngineContext simEngine, int simWorkers) {
+                               RouterContext router, SimEngineContext simEngine, int simWorkers,
+                               JournalSetup journal) {
     public FrontendSettings {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(modelName, "modelName");

@@ -1,0 +1,186 @@
+package dev.sluice.transport.cli;
+
+import dev.sluice.core.api.OverloadStatus;
+import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.journal.FailurePolicy;
+import dev.sluice.core.journal.JournalContext;
+import dev.sluice.core.journal.JournalException;
+import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.spi.DefaultSelectorSettings;
+import dev.sluice.transport.frontend.Frontend;
+import dev.sluice.transport.frontend.FrontendSettings;
+import dev.sluice.transport.frontend.JournalSetup;
+import dev.sluice.transport.frontend.RouterModes;
+import io.helidon.http.HeaderNames;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code sluice serve}: the OpenAI-compatible frontend with admission control, on the embedded simulated fleet. */
+@Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Serves an OpenAI-compatible API (POST /v1/chat/completions, POST /v1/completions, GET /v1/models, "
+        + "/health, /live, /metrics) with sluice's admission control in front of an embedded fleet of simulated "
+        + "engines.",
+        "Prints 'sluice serving MODEL on http://HOST:PORT' when ready. On SIGTERM or Ctrl-C it answers waiting "
+            + "requests 503, lets dispatched ones finish within --grace-period, closes the journal and exits."})
+final class ServeCommand implements Callable<Integer> {
+    @Option(names = "--http-host", defaultValue = "127.0.0.1", paramLabel = "HOST",
+        description = "Address to bind (default: ${DEFAULT-VALUE}, loopback only).")
+    String host;
+
+    @Option(names = "--http-port", defaultValue = "8000", paramLabel = "PORT",
+        description = "Port (0: any free port; default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--model-name", defaultValue = "sluice-sim", paramLabel = "NAME",
+        description = "The model served (default: ${DEFAULT-VALUE}).")
+    String modelName;
+
+    @Option(names = "--router-mode", defaultValue = "kv", paramLabel = "MODE",
+        description = "kv (KV-cache-aware selection), round-robin or random (default: ${DEFAULT-VALUE}).")
+    String routerMode;
+
+    @Option(names = "--router-policy-config", paramLabel = "FILE",
+        description = "Router-policy YAML (default: $DYN_ROUTER_POLICY_CONFIG, else the bundled demo policy).")
+    Path policyFile;
+
+    @Option(names = "--router-queue-threshold", paramLabel = "FRAC",
+        description = "Busy threshold for a model without a policy profile; unset: it never queues.")
+    Double queueThreshold;
+
+    @Option(names = "--router-queue-policy", defaultValue = "fcfs", paramLabel = "POLICY",
+        description = "Queue policy for a model without a policy profile: fcfs or wspt (default: ${DEFAULT-VALUE}).")
+    QueuePolicy queuePolicy;
+
+    @Option(names = "--kv-overlap-score-weight", defaultValue = "1.0", paramLabel = "W",
+        description = "Weight of cached prefix blocks in the built-in selector's cost (default: ${DEFAULT-VALUE}).")
+    double overlapWeight;
+
+    @Option(names = "--router-temperature", defaultValue = "0.0", paramLabel = "T",
+        description = "0 picks the cheapest worker; above 0 samples by cost (default: ${DEFAULT-VALUE}).")
+    double temperature;
+
+    @Option(names = "--plugin-path", paramLabel = "DIR", description = "Directories of plugin jars to link.")
+    List<Path> pluginPath = new ArrayList<>();
+
+    @Option(names = "--sim-workers", defaultValue = "4", paramLabel = "N",
+        description = "Simulated workers (default: ${DEFAULT-VALUE}).")
+    int simWorkers;
+
+    @CommandLine.Mixin
+    MockerOptions mocker = new MockerOptions();
+
+    @Option(names = "--default-max-tokens", defaultValue = "64", paramLabel = "N",
+        description = "Tokens generated when a request names none; 0 makes max_tokens required "
+            + "(default: ${DEFAULT-VALUE}).")
+    int defaultMaxTokens;
+
+    @Option(names = "--max-body-bytes", defaultValue = "4194304", paramLabel = "BYTES",
+        description = "Larger request bodies answer 413 (default: ${DEFAULT-VALUE}).")
+    long maxBodyBytes;
+
+    @Option(names = "--tenant-header", paramLabel = "NAME",
+        description = "The request header naming the tenant (for per-tenant plugins such as token-rate-limit).")
+    String tenantHeader;
+
+    @Option(names = "--grace-period", defaultValue = "30s", paramLabel = "DURATION",
+        converter = DurationConverter.class,
+        description = "How long dispatched requests may finish at shutdown (default: ${DEFAULT-VALUE}).")
+    Duration gracePeriod;
+
+    @Option(names = "--journal-dir", paramLabel = "DIR",
+        description = "Where to journal (default: a new folder under ./sluice-journal).")
+    Path journalDir;
+
+    @Option(names = "--no-journal", description = "Do not journal.")
+    boolean noJournal;
+
+    @Option(names = "--journal-on-failure", defaultValue = "continue", paramLabel = "POLICY",
+        description = "When the journal cannot write: continue (admission goes on, lost records are counted) or "
+            + "fail_closed (new arrivals are refused with 503 journal_unavailable) (default: ${DEFAULT-VALUE}).")
+    FailurePolicy journalFailure;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        validate();
+        PolicySource.Loaded policy;
+        try {
+            policy = PolicySource.load(policyFile, pluginPath, new DefaultSelectorSettings(overlapWeight,
+                temperature));
+        } catch (PolicySource.StartupException e) {
+            spec.commandLine().getErr().println("sluice: " + e.getMessage());
+            return 2;
+        }
+        OptionalDouble threshold = queueThreshold == null ? OptionalDouble.empty() : OptionalDouble.of(queueThreshold);
+        RouterContext router = new RouterContext()
+            .profile(policy.config().profileFor(modelName, threshold, queuePolicy))
+            .classifierFactory(policy.classifier())
+            .workerSelector(RouterModes.parse(routerMode).selector(policy.selector()));
+        String classifier = policy.config().requestClassifier().map(c -> c.type()).orElse("default");
+        JournalSetup journal = noJournal ? null : new JournalSetup(new JournalContext(journalDir != null ? journalDir
+            : DemoCommand.defaultJournalDir()).failurePolicy(journalFailure), policy.config().source(), policy.text(),
+            classifier, threshold, queuePolicy);
+        FrontendSettings settings;
+        try {
+            settings = new FrontendSettings(host, port, modelName, maxBodyBytes, defaultMaxTokens,
+                OverloadStatus.fromEnvironment(), tenantHeader == null ? null : HeaderNames.create(tenantHeader),
+                gracePeriod, router, mocker.engine(), simWorkers, journal);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        return run(settings);
+    }
+
+    private int run(FrontendSettings settings) throws InterruptedException {
+        Frontend frontend;
+        try {
+            frontend = Frontend.start(settings);
+        } catch (JournalException | RuntimeException e) {
+            spec.commandLine().getErr().println("sluice: cannot start: " + e.getMessage());
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            frontend.close();
+            stopped.countDown();
+        }, "sluice-serve-shutdown"));
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("sluice serving " + modelName + " on http://" + host + ":" + frontend.port() + " ("
+            + simWorkers + " simulated workers" + (frontend.journalDirectory() != null ? ", journal "
+            + frontend.journalDirectory() : "") + ")");
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    private void validate() {
+        if (queueThreshold != null && (!Double.isFinite(queueThreshold) || queueThreshold < 0)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--router-queue-threshold must be finite and non-negative, was " + queueThreshold);
+        }
+        if (noJournal && journalDir != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--no-journal and --journal-dir exclude each other");
+        }
+        try {
+            RouterModes.parse(routerMode);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (simWorkers < 1 || simWorkers > 1024) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--sim-workers must be between 1 and 1024, was " + simWorkers);
+        }
+    }
+}
