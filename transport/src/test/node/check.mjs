@@ -50,4 +50,4 @@ try {
 } catch (error) {
   check(error.status === 400, `expected 400 for an unknown model, got ${error.status}`);
 }
-console.log("openai-node check: 4 passed, 0 failed");
+console.log("openai-node check: all 4 checks passed");
