@@ -24,7 +24,8 @@ import java.util.Optional;
  *   cancellation, deadlines and failures end any phase with one Aborted
  * </pre>
  *
- * <p>Owned by the scheduler thread; not thread-safe.
+ * <p>Classification itself (classify, defer, park, wake-ups) is {@link ClassifyStage}'s; this class owns the queue,
+ * dispatch and the end of each lifecycle. Owned by the scheduler thread; not thread-safe.
  */
 final class AdmissionFlow implements Timers.Expiry {
     private final ClassifierHost host;
@@ -37,6 +38,7 @@ final class AdmissionFlow implements Timers.Expiry {
     private final PolicyProfile profile;
     private final SchedulerObserver observer;
     private final DrainRate drain;
+    private final ClassifyStage stage;
     private final ExpiredSink expiredSink = this::onQueueExpired;
     private long nowNs;
     private boolean dispatchNeeded;
@@ -53,6 +55,7 @@ final class AdmissionFlow implements Timers.Expiry {
         this.stats = stats;
         this.profile = queues.profile();
         this.drain = new DrainRate(profile.classes().size());
+        this.stage = new ClassifyStage(this, host, workers, deferrals, timers, stats, observer, drain);
     }
 
     void now(long nanos) {
@@ -64,122 +67,36 @@ final class AdmissionFlow implements Timers.Expiry {
         return timers;
     }
 
+    /** The router's clock at the current duty cycle. */
+    long now() {
+        return nowNs;
+    }
+
     /** A registered request: classify it (or reuse the cached classification of a retry). */
     void classify(LiveRequest request) {
-        if (request.classified) {
-            enqueue(request);
-            return;
-        }
-        if (host.passThrough()) {
-            request.classified = true;
-            observer.onClassified(nowNs, request, Classification.Kind.ADMIT);
-            enqueue(request);
-            return;
-        }
-        request.initialCachedTokens = workers.cachedTokens(request);
-        Object outcome = host.classify(request);
-        if (outcome instanceof Classification decision) {
-            apply(request, decision);
-        } else {
-            Throwable cause = ((ClassifierHost.Failure) outcome).cause();
-            fail(request, Rejections.classifierFailed("request classifier threw: " + cause, cause));
-        }
+        stage.classify(request);
     }
 
-    /** Applies a decision from {@code classify}, a continuation or a wake-up. */
-    void apply(LiveRequest request, Classification decision) {
-        if (decision == null) {
-            fail(request, Rejections.classifierFailed("request classifier returned no decision", null));
-            return;
-        }
-        if (decision.kind() != Classification.Kind.REJECT && decision.request() != request) {
-            fail(request, Rejections.replacedRequest());
-            return;
-        }
-        observer.onClassified(nowNs, request, decision.kind());
-        switch (decision.kind()) {
-            case ADMIT -> {
-                request.classified = true;
-                enqueue(request);
-            }
-            case REJECT -> reject(request, decision.error());
-            case DEFER -> defer(request, decision);
-            case PARK -> park(request, decision);
-        }
-    }
-
-    private void defer(LiveRequest request, Classification decision) {
-        if (request.phase == LifecyclePhase.DEFERRED) {
-            fail(request, Rejections.classifierFailed("a continuation returned another deferral", null));
-            return;
-        }
-        if (!deferrals.start(request, decision.continuation())) {
-            reject(request, drain.stamp(Rejections.TOO_MANY_DEFERRALS, -1, 0));
-            return;
-        }
-        stats.deferred++;
-        request.phase = LifecyclePhase.DEFERRED;
-    }
-
-    private void park(LiveRequest request, Classification decision) {
-        if (request.phase == LifecyclePhase.DEFERRED) {
-            fail(request, Rejections.classifierFailed("a continuation returned a park", null));
-            return;
-        }
-        request.wakeup();
-        request.phase = LifecyclePhase.PARKED;
-        request.parkTimeout = decision.error();
-        stats.parked++;
-        stats.parkedNow++;
-        if (decision.parkDeadline() != ClassifyRequest.NO_DEADLINE) {
-            timers.schedule(request, decision.parkDeadline());
-        }
-    }
-
-    /** A wake-up of a parked request; ignored unless it is parked (a decision before the park waits for it). */
+    /** A wake-up of a parked request. */
     void onWake(LiveRequest request, AdmissionError rejection) {
-        if (request.phase != LifecyclePhase.PARKED) {
-            return;
-        }
-        timers.cancel(request);
-        decideParked(request, rejection);
-    }
-
-    private void leaveParked(LiveRequest request) {
-        if (request.phase == LifecyclePhase.PARKED) {
-            stats.parkedNow--;
-        }
-    }
-
-    private void decideParked(LiveRequest request, AdmissionError rejection) {
-        observer.onClassified(nowNs, request, rejection != null ? Classification.Kind.REJECT
-            : Classification.Kind.ADMIT);
-        if (rejection != null) {
-            reject(request, rejection);
-        } else {
-            request.classified = true;
-            enqueue(request);
-        }
+        stage.onWake(request, rejection);
     }
 
     /** A continuation's result; stale results (lifecycle ended or reused) never reach here. */
     void onDeferralResult(LiveRequest request, Classification result, Throwable failure) {
-        if (failure != null) {
-            fail(request, Rejections.classifierFailed("request classifier continuation threw: " + failure, failure));
-        } else if (result != null && result.kind() != Classification.Kind.ADMIT
-            && result.kind() != Classification.Kind.REJECT) {
-            fail(request, Rejections.classifierFailed("a continuation must admit or reject, not " + result.kind(),
-                null));
-        } else {
-            apply(request, result);
+        stage.onDeferralResult(request, result, failure);
+    }
+
+    void leaveParked(LiveRequest request) {
+        if (request.phase == LifecyclePhase.PARKED) {
+            stats.parkedNow--;
         }
     }
 
     @Override
     public void onDeadline(LiveRequest request, long now) {
         if (request.phase == LifecyclePhase.PARKED) {
-            request.existingWakeup().close();
-            decideParked(request, request.parkTimeout);
+            stage.onParkDeadline(request);
         } else if (request.phase == LifecyclePhase.QUEUED && queues.remove(request)) {
             expireQueued(request);
         }
@@ -385,7 +302,7 @@ final class AdmissionFlow implements Timers.Expiry {
     }
 
     /** A classifier failure: sanitized for the client, logged in full for the operator. */
-    private void fail(LiveRequest request, AdmissionError error) {
+    void fail(LiveRequest request, AdmissionError error) {
         stats.classifierFailures++;
         lifecycles.logSanitized(request, error);
         reject(request, error);
