@@ -143,6 +143,20 @@ class FrontendSystemTest {
     }
 
     @Test
+    void shouldAnswerOverloadWith429WhenTheOverloadStatusIs429() throws Exception {
+        RouterContext router = new RouterContext().classifierFactory(c -> new ByTenant());
+        try (Frontend other = Frontend.start(new FrontendSettings("127.0.0.1", 0, MODEL, 64 * 1024, 16, 429,
+            HeaderNames.create("x-tenant"), Duration.ofSeconds(1), router,
+            new SimEngineContext().numGpuBlocks(1024).blockSize(16), 1, null))) {
+            OpenAIServiceException error = assertThrows(OpenAIServiceException.class,
+                () -> OpenAIOkHttpClient.builder().baseUrl("http://127.0.0.1:" + other.port() + "/v1").apiKey("t")
+                    .maxRetries(0).putHeader("x-tenant", "overload").build().chat().completions()
+                    .create(chat("hi", 4)));
+            assertEquals(429, error.statusCode());
+        }
+    }
+
+    @Test
     void shouldAnswerAQueueDeadlineWith429() {
         OpenAIServiceException error = assertThrows(OpenAIServiceException.class,
             () -> client("late").chat().completions().create(chat("hi", 4)));
