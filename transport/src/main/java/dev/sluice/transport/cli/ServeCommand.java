@@ -7,6 +7,7 @@ import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.DefaultSelectorSettings;
+import dev.sluice.transport.frontend.EngineSetup;
 import dev.sluice.transport.frontend.Frontend;
 import dev.sluice.transport.frontend.FrontendSettings;
 import dev.sluice.transport.frontend.JournalSetup;
@@ -24,11 +25,14 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code sluice serve}: the OpenAI-compatible frontend with admission control, on the embedded simulated fleet. */
+/**
+ * {@code sluice serve}: the OpenAI-compatible frontend with admission control, on the embedded simulated fleet or
+ * in front of remote OpenAI-compatible engines ({@code --engine-url}).
+ */
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Serves an OpenAI-compatible API (POST /v1/chat/completions, POST /v1/completions, GET /v1/models, "
         + "/health, /live, /metrics) with sluice's admission control in front of an embedded fleet of simulated "
-        + "engines.",
+        + "engines, or of remote OpenAI-compatible engines given with --engine-url.",
         "Prints 'sluice serving MODEL on http://HOST:PORT' when ready. On SIGTERM or Ctrl-C it answers waiting "
             + "requests 503, lets dispatched ones finish within --grace-period, closes the journal and exits."})
 final class ServeCommand implements Callable<Integer> {
@@ -78,6 +82,9 @@ final class ServeCommand implements Callable<Integer> {
     @CommandLine.Mixin
     MockerOptions mocker = new MockerOptions();
 
+    @CommandLine.Mixin
+    RemoteEngineOptions remote = new RemoteEngineOptions();
+
     @Option(names = "--default-max-tokens", defaultValue = "64", paramLabel = "N",
         description = "Tokens generated when a request names none; 0 makes max_tokens required "
             + "(default: ${DEFAULT-VALUE}).")
@@ -114,6 +121,13 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         validate();
+        EngineSetup engines;
+        try {
+            engines = remote.remote() ? remote.setup(modelName, mocker.blockSize)
+                : new EngineSetup.Simulated(mocker.engine(), simWorkers);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         PolicySource.Loaded policy;
         try {
             policy = PolicySource.load(policyFile, pluginPath, new DefaultSelectorSettings(overlapWeight,
@@ -135,7 +149,7 @@ final class ServeCommand implements Callable<Integer> {
         try {
             settings = new FrontendSettings(host, port, modelName, maxBodyBytes, defaultMaxTokens,
                 OverloadStatus.fromEnvironment(), tenantHeader == null ? null : HeaderNames.create(tenantHeader),
-                gracePeriod, router, mocker.engine(), simWorkers, journal);
+                gracePeriod, router, engines, journal);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -157,7 +171,7 @@ final class ServeCommand implements Callable<Integer> {
         }, "sluice-serve-shutdown"));
         PrintWriter out = spec.commandLine().getOut();
         out.println("sluice serving " + modelName + " on http://" + host + ":" + frontend.port() + " ("
-            + simWorkers + " simulated workers" + (frontend.journalDirectory() != null ? ", journal "
+            + settings.engines().describe() + (frontend.journalDirectory() != null ? ", journal "
             + frontend.journalDirectory() : "") + ")");
         out.flush();
         stopped.await();

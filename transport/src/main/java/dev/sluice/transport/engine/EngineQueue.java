@@ -11,8 +11,16 @@ public final class EngineQueue implements EngineListener {
     public sealed interface Signal {
     }
 
-    /** A generated token. */
-    public record Token(int tokenId) implements Signal {
+    /**
+     * A generated token.
+     *
+     * @param tokenId the id, or {@link EngineListener#UNKNOWN_TOKEN_ID} when the engine sent text.
+     * @param text    the engine's text for it, or {@code null} when the frontend renders the id.
+     */
+    public record Token(int tokenId, String text) implements Signal {
+        public Token(int tokenId) {
+            this(tokenId, null);
+        }
     }
 
     /** The request ended normally (or was cancelled). */
@@ -20,7 +28,10 @@ public final class EngineQueue implements EngineListener {
     }
 
     /** The request failed; the message is safe to show a client. */
-    public record Failed(String message) implements Signal {
+    public record Failed(ErrorKind kind, String message) implements Signal {
+        public Failed(String message) {
+            this(ErrorKind.FAILED, message);
+        }
     }
 
     private final LinkedBlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
@@ -31,6 +42,11 @@ public final class EngineQueue implements EngineListener {
     }
 
     @Override
+    public void onText(String text) {
+        signals.add(new Token(UNKNOWN_TOKEN_ID, text));
+    }
+
+    @Override
     public void onFinished(FinishReason reason, long promptTokens, long completionTokens) {
         signals.add(new Finished(reason, promptTokens, completionTokens));
     }
@@ -38,6 +54,11 @@ public final class EngineQueue implements EngineListener {
     @Override
     public void onError(String message) {
         signals.add(new Failed(message));
+    }
+
+    @Override
+    public void onError(ErrorKind kind, String message) {
+        signals.add(new Failed(kind, message));
     }
 
     /** The next callback, waiting for it; on the handler's (virtual) thread. */

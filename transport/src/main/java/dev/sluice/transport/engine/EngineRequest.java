@@ -10,8 +10,10 @@ import java.util.Objects;
  *                     after submitting.
  * @param maxTokens    how many tokens to generate, at least 1. The simulated engine generates exactly this many.
  * @param dpRank       the data-parallel rank, 0 without data parallelism.
+ * @param promptText   the prompt as text, or {@code null}. In-process engines use the token ids; a remote engine
+ *                     tokenizes with its own tokenizer, so it is sent this text and needs it.
  */
-public record EngineRequest(String requestId, int[] promptTokens, int maxTokens, int dpRank) {
+public record EngineRequest(String requestId, int[] promptTokens, int maxTokens, int dpRank, String promptText) {
     public EngineRequest {
         Objects.requireNonNull(requestId, "requestId");
         Objects.requireNonNull(promptTokens, "promptTokens");
@@ -21,6 +23,11 @@ public record EngineRequest(String requestId, int[] promptTokens, int maxTokens,
         if (dpRank < 0) {
             throw new IllegalArgumentException("dpRank must be >= 0, was " + dpRank);
         }
+    }
+
+    /** A request without its text, for in-process engines. */
+    public EngineRequest(String requestId, int[] promptTokens, int maxTokens, int dpRank) {
+        this(requestId, promptTokens, maxTokens, dpRank, null);
     }
 
     /** A request on rank 0. */

@@ -100,7 +100,7 @@ final class CompletionsEndpoint implements Handler {
         EngineStream stream;
         try {
             stream = engines.get(workerId).submit(new EngineRequest(requestId, tokens, request.maxTokens(),
-                ticket.worker().dpRank()), queue);
+                ticket.worker().dpRank(), request.prompt()), queue);
         } catch (RuntimeException e) {
             router.aborted(lifecycle, e);
             ErrorResponses.send(res, new OpenAiException(503, "service_unavailable", "the engine is unavailable",
@@ -148,8 +148,19 @@ final class CompletionsEndpoint implements Handler {
         }
     }
 
-    private static OpenAiException engineError(String message) {
-        return new OpenAiException(502, "internal_error", "the engine failed the request: " + message, null,
-            "engine_error");
+    /**
+     * The client's error for an engine failure: 400 when the engine refused the request as given, 503 when it is
+     * unreachable or overloaded, 504 when it sent no token in time, else 502. The kinds other than FAILED come
+     * only from remote engines, whose messages already say what happened.
+     */
+    private static OpenAiException engineError(EngineQueue.Failed failed) {
+        String message = failed.message();
+        return switch (failed.kind()) {
+            case REJECTED -> new OpenAiException(400, "invalid_request_error", message, null, "engine_rejected");
+            case UNAVAILABLE -> new OpenAiException(503, "service_unavailable", message, null, "engine_unavailable");
+            case TIMEOUT -> new OpenAiException(504, "timeout", message, null, "engine_timeout");
+            case FAILED -> new OpenAiException(502, "internal_error", "the engine failed the request: " + message,
+                null, "engine_error");
+        };
     }
 }

@@ -17,7 +17,6 @@ import dev.sluice.transport.metrics.PrometheusText;
 import dev.sluice.transport.metrics.RouterMetrics;
 import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.OpenAiJson;
-import dev.sluice.transport.sim.SimulatedFleet;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
@@ -30,7 +29,8 @@ import java.util.OptionalLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The sluice frontend for one model: an admission router, its engines (the embedded simulated fleet) and an
+ * The sluice frontend for one model: an admission router, its engines (the embedded simulated fleet or remote
+ * OpenAI-compatible servers, see {@link EngineSetup}) and an
  * OpenAI-compatible Helidon server (virtual thread per request, {@code TCP_NODELAY}). Close it to shut down
  * gracefully: arrivals and requests not yet dispatched are answered 503, dispatched requests get the grace period
  * to finish, then the server, the router and the engines stop, in that order. Idempotent.
@@ -40,7 +40,7 @@ public final class Frontend implements AutoCloseable {
 
     private final FrontendSettings settings;
     private final ModelRouter router;
-    private final SimulatedFleet fleet;
+    private final EngineSet engines;
     private final RouterMetrics metrics;
     private final WebServer server;
     private volatile boolean draining;
@@ -48,12 +48,12 @@ public final class Frontend implements AutoCloseable {
 
     private final JournalWriter journal;
 
-    private Frontend(FrontendSettings settings, ModelRouter router, SimulatedFleet fleet, RouterMetrics metrics,
+    private Frontend(FrontendSettings settings, ModelRouter router, EngineSet engines, RouterMetrics metrics,
                      WebServer server, JournalWriter journal) {
         this.journal = journal;
         this.settings = settings;
         this.router = router;
-        this.fleet = fleet;
+        this.engines = engines;
         this.metrics = metrics;
         this.server = server;
     }
@@ -65,7 +65,7 @@ public final class Frontend implements AutoCloseable {
      */
     public static Frontend start(FrontendSettings settings) throws JournalException {
         RouterContext context = settings.router().model(settings.modelName())
-            .blockSize(settings.simEngine().blockSize()).overloadStatus(settings.overloadStatus());
+            .blockSize(settings.engines().blockSize()).overloadStatus(settings.overloadStatus());
         RouterMetrics metrics = new RouterMetrics(settings.modelName(), context.profile(), settings.overloadStatus());
         JournalSetup setup = settings.journal();
         JournalWriter journal = setup == null ? null : JournalWriter.open(setup.context(), JournalHeader.of(context,
@@ -80,12 +80,12 @@ public final class Frontend implements AutoCloseable {
             throw e;
         }
         metrics.attach(router::stats);
-        SimulatedFleet fleet = null;
+        EngineSet engines = null;
         try {
-            fleet = SimulatedFleet.realTime(settings.simEngine(), settings.simWorkers(), router::kvEvent);
-            register(router, fleet.engines());
-            FrontendParts parts = new FrontendParts(settings, router, fleet.engines(), WordTokenizer.INSTANCE,
-                settings.simEngine().blockSize());
+            engines = settings.engines().open(router::kvEvent);
+            register(router, engines.engines());
+            FrontendParts parts = new FrontendParts(settings, router, engines.engines(), WordTokenizer.INSTANCE,
+                settings.engines().blockSize());
             Frontend[] self = new Frontend[1];
             WebServer server = WebServer.builder()
                 .host(settings.host())
@@ -110,11 +110,11 @@ public final class Frontend implements AutoCloseable {
             if (!server.isRunning()) {
                 throw new IllegalStateException("cannot listen on " + settings.host() + ":" + settings.port());
             }
-            self[0] = new Frontend(settings, router, fleet, metrics, server, journal);
+            self[0] = new Frontend(settings, router, engines, metrics, server, journal);
             return self[0];
         } catch (RuntimeException e) {
-            if (fleet != null) {
-                fleet.close();
+            if (engines != null) {
+                engines.close();
             }
             router.close();
             closeQuietly(journal);
@@ -145,7 +145,7 @@ public final class Frontend implements AutoCloseable {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", healthy ? "healthy" : "draining");
         body.put("model", settings.modelName());
-        body.put("workers", fleet.size());
+        body.put("workers", engines.size());
         body.put("live_requests", stats.live());
         body.put("queued", stats.queued());
         try {
@@ -177,9 +177,9 @@ public final class Frontend implements AutoCloseable {
         return metrics;
     }
 
-    /** The simulated engines, by worker id. */
-    public SimulatedFleet fleet() {
-        return fleet;
+    /** The engines, by worker id. */
+    public List<Engine> engines() {
+        return engines.engines();
     }
 
     @Override
@@ -202,7 +202,7 @@ public final class Frontend implements AutoCloseable {
                 router.close();
             } finally {
                 try {
-                    fleet.close();
+                    engines.close();
                 } finally {
                     closeQuietly(journal);
                 }

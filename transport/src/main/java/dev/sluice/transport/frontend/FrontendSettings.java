@@ -1,7 +1,6 @@
 package dev.sluice.transport.frontend;
 
 import dev.sluice.core.router.RouterContext;
-import dev.sluice.transport.sim.SimEngineContext;
 import io.helidon.http.HeaderName;
 import java.time.Duration;
 import java.util.Objects;
@@ -19,28 +18,23 @@ import java.util.Objects;
  * @param gracePeriod      how long dispatched requests may run on at shutdown.
  * @param router           the router's context (profile, classifier, selector, observer); clock and block size are
  *                         the frontend's to set.
- * @param simEngine        the simulated engines' settings.
- * @param simWorkers       how many simulated workers.
+ * @param engines          the engines: the embedded simulated fleet or remote servers.
  * @param journal          where to journal, or {@code null} for no journal.
  */
 public record FrontendSettings(String host, int port, String modelName, long maxBodyBytes, int defaultMaxTokens,
                                int overloadStatus, HeaderName tenantHeader, Duration gracePeriod,
-                               RouterContext router, SimEngineContext simEngine, int simWorkers,
-                               JournalSetup journal) {
+                               RouterContext router, EngineSetup engines, JournalSetup journal) {
     public FrontendSettings {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(modelName, "modelName");
         Objects.requireNonNull(gracePeriod, "gracePeriod");
         Objects.requireNonNull(router, "router");
-        Objects.requireNonNull(simEngine, "simEngine");
+        Objects.requireNonNull(engines, "engines");
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be 0..65535, was " + port);
         }
         if (maxBodyBytes < 1) {
             throw new IllegalArgumentException("the body limit must be positive, was " + maxBodyBytes);
-        }
-        if (simWorkers < 1) {
-            throw new IllegalArgumentException("at least one simulated worker is needed, was " + simWorkers);
         }
     }
 }

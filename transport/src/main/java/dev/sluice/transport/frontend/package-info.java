@@ -1,6 +1,8 @@
 /**
  * The OpenAI-compatible HTTP frontend: Helidon SE on virtual threads in front of one admission router per model
- * and its engines.
+ * and its engines, which an {@link dev.sluice.transport.frontend.EngineSetup} chooses: the embedded simulated fleet,
+ * or remote OpenAI-compatible servers reached through {@link dev.sluice.transport.engine.http.HttpEngine} (no KV
+ * events from those, so the router places them by load alone).
  *
  * <pre>
  *   POST /v1/chat/completions ─▶ parse, tokenize, headers ─▶ ModelRouter.submit ─▶ wait (virtual thread parks)

@@ -66,7 +66,7 @@ final class CompletionsHandler implements Handler {
             request.maxTokens(), 0), queue);
         try {
             CompletionResponder.respond(res, header, request, queue, CompletionResponder.NONE,
-                CompletionsHandler::engineError);
+                failed -> engineError(failed.message()));
         } catch (IOException | UncheckedIOException e) {
             // The client went away; the finally block frees the engine request.
         } finally {

@@ -3,6 +3,7 @@ package dev.sluice.transport.mockengine;
 import dev.sluice.core.kv.KvEventSink;
 import dev.sluice.core.kv.WordTokenizer;
 import dev.sluice.transport.engine.Engine;
+import dev.sluice.transport.engine.EngineLoad;
 import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.CompletionRequestReader;
 import dev.sluice.transport.openai.OpenAiException;
@@ -16,13 +17,12 @@ import java.util.List;
 
 /**
  * The mock engine: one simulated worker driven in real time behind an OpenAI-compatible Helidon server
- * ({@code POST /v1/chat/completions}, {@code POST /v1/completions}, {@code GET /v1/models}, {@code GET /health}).
- * Prompts are tokenized with {@link WordTokenizer}. The worker's runner thread produces tokens; Helidon's virtual
- * threads serve requests. {@link #close} stops the server, then the worker. Idempotent.
+ * ({@code POST /v1/chat/completions}, {@code POST /v1/completions}, {@code GET /v1/models}, {@code GET /health},
+ * which also reports the requests running and waiting in the worker, so that a test in another process can see
+ * them end). Prompts are tokenized with {@link WordTokenizer}. The worker's runner thread produces tokens;
+ * Helidon's virtual threads serve requests. {@link #close} stops the server, then the worker. Idempotent.
  */
 public final class MockEngineServer implements AutoCloseable {
-    private static final byte[] HEALTHY = "{\"status\":\"healthy\"}".getBytes(StandardCharsets.UTF_8);
-
     private final SimulatedFleet fleet;
     private final WebServer server;
     private boolean closed;
@@ -56,7 +56,7 @@ public final class MockEngineServer implements AutoCloseable {
                     .post("/v1/completions", new CompletionsHandler(CompletionRequest.Endpoint.COMPLETIONS, engine,
                         WordTokenizer.INSTANCE, reader, model))
                     .get("/v1/models", (req, res) -> sendJson(res, models))
-                    .get("/health", (req, res) -> sendJson(res, HEALTHY)))
+                    .get("/health", (req, res) -> sendJson(res, health(engine))))
                 .build()
                 .start();
             // Helidon logs a failed bind and returns a stopped server instead of throwing.
@@ -91,6 +91,18 @@ public final class MockEngineServer implements AutoCloseable {
         } finally {
             fleet.close();
         }
+    }
+
+    private static byte[] health(Engine engine) {
+        int running = 0;
+        int waiting = 0;
+        for (int rank = 0; rank < engine.runtimeConfig().dataParallelSize(); rank++) {
+            EngineLoad load = engine.load(rank);
+            running += load.runningRequests();
+            waiting += load.waitingRequests();
+        }
+        return ("{\"status\":\"healthy\",\"running_requests\":" + running + ",\"waiting_requests\":" + waiting
+            + "}").getBytes(StandardCharsets.UTF_8);
     }
 
     static void sendError(ServerResponse res, OpenAiException error) {

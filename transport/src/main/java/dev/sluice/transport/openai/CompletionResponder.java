@@ -5,11 +5,15 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.function.Function;
 
 /**
  * Writes one engine request's output as the OpenAI response: one JSON body, or Server-Sent Events flushed per
- * token ending with {@code data: [DONE]} (and a usage chunk when asked). Runs on the HTTP handler's virtual thread
- * and blocks there on the engine's callbacks. Stateless.
+ * token ending with {@code data: [DONE]} (and a usage chunk when asked). A token's text is the engine's own when it
+ * sent text (remote engines), else the rendering of its id ({@link TokenText}). A stream whose engine fails before
+ * its first token gets a plain error response with the error's status, since nothing has been committed yet; a
+ * later failure becomes an error event. Runs on the HTTP handler's virtual thread and blocks there on the engine's
+ * callbacks. Stateless.
  */
 public final class CompletionResponder {
     /** How the engine request ended. */
@@ -45,14 +49,14 @@ public final class CompletionResponder {
      */
     public static Outcome respond(ServerResponse res, CompletionHeader header, CompletionRequest request,
                                   EngineQueue queue, Hooks hooks,
-                                  java.util.function.Function<String, OpenAiException> engineError)
+                                  Function<EngineQueue.Failed, OpenAiException> engineError)
         throws IOException, InterruptedException {
         return request.stream() ? stream(res, header, request.includeUsage(), queue, hooks, engineError)
             : whole(res, header, queue, hooks, engineError);
     }
 
     private static Outcome whole(ServerResponse res, CompletionHeader header, EngineQueue queue, Hooks hooks,
-                                 java.util.function.Function<String, OpenAiException> engineError)
+                                 Function<EngineQueue.Failed, OpenAiException> engineError)
         throws InterruptedException {
         StringBuilder text = new StringBuilder();
         long tokens = 0;
@@ -62,7 +66,7 @@ public final class CompletionResponder {
                     if (tokens == 0) {
                         hooks.onFirstToken();
                     }
-                    text.append(TokenText.piece(token.tokenId(), tokens++));
+                    text.append(piece(token, tokens++));
                 }
                 case EngineQueue.Finished done -> {
                     res.header(HeaderNames.CONTENT_TYPE, "application/json");
@@ -71,11 +75,7 @@ public final class CompletionResponder {
                     return new Finished(done.promptTokens(), done.completionTokens());
                 }
                 case EngineQueue.Failed failed -> {
-                    OpenAiException error = engineError.apply(failed.message());
-                    res.status(error.status());
-                    res.header(HeaderNames.CONTENT_TYPE, "application/json");
-                    res.send(OpenAiJson.error(error));
-                    return new Failed(failed.message());
+                    return sendError(res, failed, engineError);
                 }
             }
         }
@@ -83,20 +83,24 @@ public final class CompletionResponder {
 
     private static Outcome stream(ServerResponse res, CompletionHeader header, boolean includeUsage,
                                   EngineQueue queue, Hooks hooks,
-                                  java.util.function.Function<String, OpenAiException> engineError)
+                                  Function<EngineQueue.Failed, OpenAiException> engineError)
         throws IOException, InterruptedException {
+        EngineQueue.Signal signal = queue.take();
+        if (signal instanceof EngineQueue.Failed failed) {
+            return sendError(res, failed, engineError);
+        }
         res.header(HeaderNames.CONTENT_TYPE, SseFrames.CONTENT_TYPE);
         res.header(HeaderNames.CACHE_CONTROL, "no-cache");
         try (OutputStream out = res.outputStream()) {
             long tokens = 0;
             while (true) {
-                switch (queue.take()) {
+                switch (signal) {
                     case EngineQueue.Token token -> {
                         if (tokens == 0) {
                             hooks.onFirstToken();
                         }
-                        SseFrames.event(out, OpenAiJson.chunk(header, TokenText.piece(token.tokenId(), tokens),
-                            tokens == 0, null, includeUsage));
+                        SseFrames.event(out, OpenAiJson.chunk(header, piece(token, tokens), tokens == 0, null,
+                            includeUsage));
                         tokens++;
                     }
                     case EngineQueue.Finished done -> {
@@ -110,12 +114,26 @@ public final class CompletionResponder {
                         return new Finished(done.promptTokens(), done.completionTokens());
                     }
                     case EngineQueue.Failed failed -> {
-                        SseFrames.event(out, OpenAiJson.error(engineError.apply(failed.message())));
+                        SseFrames.event(out, OpenAiJson.error(engineError.apply(failed)));
                         SseFrames.done(out);
                         return new Failed(failed.message());
                     }
                 }
+                signal = queue.take();
             }
         }
+    }
+
+    private static String piece(EngineQueue.Token token, long index) {
+        return token.text() != null ? token.text() : TokenText.piece(token.tokenId(), index);
+    }
+
+    private static Outcome sendError(ServerResponse res, EngineQueue.Failed failed,
+                                     Function<EngineQueue.Failed, OpenAiException> engineError) {
+        OpenAiException error = engineError.apply(failed);
+        res.status(error.status());
+        res.header(HeaderNames.CONTENT_TYPE, "application/json");
+        res.send(OpenAiJson.error(error));
+        return new Failed(failed.message());
     }
 }

@@ -49,6 +49,14 @@ class SluiceMainTest {
     }
 
     @Test
+    void shouldExitWith2OnAnInvalidEngineUrl() {
+        assertEquals(2, run("serve", "--no-journal", "--engine-url", "http://127.0.0.1:8001", "--engine-url",
+            "localhost:8002"));
+        assertTrue(err.toString().contains("engine URL 'localhost:8002' is invalid: the scheme must be http or https"),
+            err::toString);
+    }
+
+    @Test
     void shouldExitWith2OnABadDuration() {
         assertEquals(2, run("demo", "--duration", "soon"));
         assertTrue(err.toString().contains("'soon' is not a duration"), err::toString);

@@ -73,7 +73,7 @@ class FrontendSystemTest {
         RouterContext router = new RouterContext().classifierFactory(c -> new ByTenant());
         frontend = Frontend.start(new FrontendSettings("127.0.0.1", 0, MODEL, 64 * 1024, 16, 529,
             HeaderNames.create("x-tenant"), Duration.ofSeconds(5), router,
-            new SimEngineContext().numGpuBlocks(4096).blockSize(16), 2, null));
+            new EngineSetup.Simulated(new SimEngineContext().numGpuBlocks(4096).blockSize(16), 2), null));
         baseUrl = "http://127.0.0.1:" + frontend.port();
     }
 

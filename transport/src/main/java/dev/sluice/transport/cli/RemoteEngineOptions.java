@@ -1,0 +1,78 @@
+package dev.sluice.transport.cli;
+
+import dev.sluice.transport.engine.EngineRuntimeConfig;
+import dev.sluice.transport.engine.http.HttpEngineSettings;
+import dev.sluice.transport.frontend.EngineSetup;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** {@code serve}'s options for remote OpenAI-compatible engines. */
+final class RemoteEngineOptions {
+    /** A remote engine's sequence limit is not used by the router; the config record needs one. */
+    private static final int MAX_NUM_SEQS = 256;
+
+    @Option(names = "--engine-url", paramLabel = "URL",
+        description = {"A remote OpenAI-compatible engine, e.g. http://127.0.0.1:8001 or http://host:8001/v1 "
+            + "(repeatable: worker ids 0..N-1 in order). Requests go to its /v1/completions with the prompt as text "
+            + "and stream: true. Without it, the embedded simulated fleet (--sim-workers) serves.",
+            "Remote engines send no KV events: the router places them by load, not by cached prefix."})
+    List<String> urls = new ArrayList<>();
+
+    @Option(names = "--engine-model", paramLabel = "NAME",
+        description = "The model name sent to remote engines (default: the --model-name served).")
+    String model;
+
+    @Option(names = "--engine-connect-timeout", defaultValue = "5s", paramLabel = "DURATION",
+        converter = DurationConverter.class,
+        description = "How long to wait for a connection to a remote engine; then 503 (default: ${DEFAULT-VALUE}).")
+    Duration connectTimeout;
+
+    @Option(names = "--engine-first-token-timeout", defaultValue = "60s", paramLabel = "DURATION",
+        converter = DurationConverter.class,
+        description = "How long a remote engine may take to send the first token; then 504 (default: "
+            + "${DEFAULT-VALUE}).")
+    Duration firstTokenTimeout;
+
+    @Option(names = "--engine-total-kv-blocks", defaultValue = "16384", paramLabel = "BLOCKS",
+        description = "KV capacity of each remote engine in --block-size blocks, which a generic OpenAI server does "
+            + "not publish (default: ${DEFAULT-VALUE}).")
+    long totalKvBlocks;
+
+    @Option(names = "--engine-max-num-batched-tokens", defaultValue = "8192", paramLabel = "TOKENS",
+        description = "Token budget of one forward pass of each remote engine (default: ${DEFAULT-VALUE}).")
+    long maxNumBatchedTokens;
+
+    boolean remote() {
+        return !urls.isEmpty();
+    }
+
+    /**
+     * The remote engines' setup.
+     *
+     * @throws IllegalArgumentException naming the bad option or URL.
+     */
+    EngineSetup.Remote setup(String servedModel, int blockSize) {
+        if (connectTimeout.isZero() || connectTimeout.isNegative() || firstTokenTimeout.isZero()
+            || firstTokenTimeout.isNegative()) {
+            throw new IllegalArgumentException("--engine-connect-timeout and --engine-first-token-timeout must be "
+                + "positive, were " + connectTimeout + " and " + firstTokenTimeout);
+        }
+        if (totalKvBlocks < 1 || maxNumBatchedTokens < 1) {
+            throw new IllegalArgumentException("--engine-total-kv-blocks and --engine-max-num-batched-tokens must "
+                + "be >= 1, were " + totalKvBlocks + " and " + maxNumBatchedTokens);
+        }
+        if (model != null && model.isBlank()) {
+            throw new IllegalArgumentException("--engine-model must not be blank");
+        }
+        EngineRuntimeConfig config = new EngineRuntimeConfig(totalKvBlocks, blockSize, maxNumBatchedTokens,
+            MAX_NUM_SEQS, 1);
+        List<HttpEngineSettings> engines = new ArrayList<>(urls.size());
+        for (String url : urls) {
+            engines.add(HttpEngineSettings.of(url, model != null ? model : servedModel, connectTimeout,
+                firstTokenTimeout, config));
+        }
+        return new EngineSetup.Remote(engines);
+    }
+}

@@ -1,0 +1,127 @@
+package dev.sluice.transport.engine.http;
+
+import dev.sluice.transport.engine.Engine;
+import dev.sluice.transport.engine.EngineListener;
+import dev.sluice.transport.engine.EngineLoad;
+import dev.sluice.transport.engine.EngineRequest;
+import dev.sluice.transport.engine.EngineRuntimeConfig;
+import dev.sluice.transport.engine.EngineStream;
+import java.net.http.HttpClient;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+
+/**
+ * A remote OpenAI-compatible server (vLLM, SGLang, {@code sluice mock-engine}, ...) as an {@link Engine}: each
+ * request is POSTed to {@code /v1/completions} with the prompt as text, {@code stream: true} and
+ * {@code stream_options.include_usage}, and streamed back text delta by text delta through
+ * {@link EngineListener#onText}; the final usage chunk gives the counts of {@link EngineListener#onFinished}.
+ *
+ * <p>Threads: one reader virtual thread per request blocks on the JDK {@link HttpClient} (HTTP/1.1, with the
+ * connect timeout) and makes all of that request's listener calls; one timer thread per engine enforces the
+ * first-token timeout. {@link EngineStream#cancel} aborts the HTTP exchange, which closes the connection, so the
+ * server sees the client go and can free the request. Failures reach the listener as
+ * {@link EngineListener#onError(dev.sluice.transport.engine.ErrorKind, String)} with a client-safe message.
+ *
+ * <p>What a generic OpenAI server does not tell: its capacity ({@link #runtimeConfig} comes from the settings), its
+ * load ({@link #load} is this client's own view: the requests it has in flight, nothing about KV blocks) and its
+ * KV cache events (none are sent, so a KV-aware router has no cache overlap for remote engines and places on load
+ * alone). It is always one data-parallel rank. Thread-safe.
+ */
+public final class HttpEngine implements Engine {
+    private final HttpEngineSettings settings;
+    private final HttpClient client;
+    private final ScheduledThreadPoolExecutor timers;
+    private final Set<RemoteExchange> live = ConcurrentHashMap.newKeySet();
+    private final String threadPrefix;
+    private volatile boolean closed;
+
+    /** An engine for worker {@code workerId} (used in thread names); opens no connection yet. */
+    public HttpEngine(long workerId, HttpEngineSettings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.threadPrefix = "sluice-remote-" + workerId + "-";
+        this.client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(settings.connectTimeout())
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+        this.timers = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon().name(threadPrefix + "timer")
+            .factory());
+        // Timers are cancelled at the first token, almost always long before they are due: drop them at once.
+        timers.setRemoveOnCancelPolicy(true);
+    }
+
+    /**
+     * Starts the request on a new reader virtual thread.
+     *
+     * @throws IllegalArgumentException if the request has no {@link EngineRequest#promptText} or a rank other than 0.
+     * @throws IllegalStateException    if the engine is closed.
+     */
+    @Override
+    public EngineStream submit(EngineRequest request, EngineListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        if (request.promptText() == null) {
+            throw new IllegalArgumentException("a remote engine needs the prompt text, request " + request.requestId());
+        }
+        if (request.dpRank() != 0) {
+            throw new IllegalArgumentException("a remote engine has only rank 0, was " + request.dpRank());
+        }
+        if (closed) {
+            throw new IllegalStateException("the engine at " + settings.baseUrl() + " is closed");
+        }
+        RemoteExchange exchange = new RemoteExchange(this, request, listener);
+        live.add(exchange);
+        if (closed) {
+            // close() may have swept the live set before the add: stop this one too.
+            exchange.stop();
+        }
+        Thread.ofVirtual().name(threadPrefix + request.requestId()).start(exchange);
+        return exchange;
+    }
+
+    @Override
+    public EngineRuntimeConfig runtimeConfig() {
+        return settings.runtimeConfig();
+    }
+
+    /** This frontend's view: its requests in flight as running; no KV usage, which the server does not publish. */
+    @Override
+    public EngineLoad load(int dpRank) {
+        if (dpRank != 0) {
+            throw new IndexOutOfBoundsException("a remote engine has only rank 0, was " + dpRank);
+        }
+        return new EngineLoad(0, 0, 0, settings.runtimeConfig().totalKvBlocks(), live.size(), 0, 0.0, 0);
+    }
+
+    public HttpEngineSettings settings() {
+        return settings;
+    }
+
+    /** Aborts every request in flight (each ends with an error) and releases the client and the timer. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (RemoteExchange exchange : live) {
+            exchange.stop();
+        }
+        timers.shutdownNow();
+        client.shutdownNow();
+    }
+
+    HttpClient client() {
+        return client;
+    }
+
+    ScheduledExecutorService timers() {
+        return timers;
+    }
+
+    void ended(RemoteExchange exchange) {
+        live.remove(exchange);
+    }
+}

@@ -1,0 +1,258 @@
+package dev.sluice.transport.engine.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.transport.engine.EngineListener;
+import dev.sluice.transport.engine.EngineRequest;
+import dev.sluice.transport.engine.EngineStream;
+import dev.sluice.transport.engine.ErrorKind;
+import dev.sluice.transport.engine.FinishReason;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request to a remote engine, run by its own reader virtual thread ({@link #run}): POST the prompt text with
+ * {@code stream: true}, read the event stream, and call the listener — one {@code onText} per text delta, then one
+ * terminal callback — only from that thread. {@link #cancel}, the first-token timer and the engine's close may come
+ * from any thread: the first of them to fire records why the exchange ended and aborts the HTTP exchange (cancels
+ * the response future, closes the body), which wakes the reader; the reader then reports that reason.
+ */
+final class RemoteExchange implements EngineStream, Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(RemoteExchange.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int RUNNING = 0;
+    private static final int CANCELLED = 1;
+    private static final int TIMED_OUT = 2;
+    private static final int STOPPED = 3;
+    /** An event line longer than this is not a completion stream; the bound keeps memory in check. */
+    private static final int MAX_LINE_BYTES = 1 << 20;
+    private static final int MAX_ERROR_BODY_BYTES = 4096;
+
+    private final HttpEngine engine;
+    private final EngineRequest request;
+    private final EngineListener listener;
+    private final AtomicInteger abort = new AtomicInteger(RUNNING);
+    private volatile CompletableFuture<HttpResponse<InputStream>> response;
+    private volatile InputStream body;
+    private volatile boolean sawText;
+    /** Reader thread only. */
+    private long delivered;
+    private boolean ended;
+
+    RemoteExchange(HttpEngine engine, EngineRequest request, EngineListener listener) {
+        this.engine = engine;
+        this.request = request;
+        this.listener = listener;
+    }
+
+    @Override
+    public void cancel() {
+        abort(CANCELLED);
+    }
+
+    /** The engine is closing: end with an error unless already ended. */
+    void stop() {
+        abort(STOPPED);
+    }
+
+    private void abort(int reason) {
+        if (!abort.compareAndSet(RUNNING, reason)) {
+            return;
+        }
+        CompletableFuture<HttpResponse<InputStream>> future = response;
+        if (future != null) {
+            future.cancel(true);
+        }
+        InputStream in = body;
+        if (in != null) {
+            closeQuietly(in);
+        }
+    }
+
+    @Override
+    public void run() {
+        ScheduledFuture<?> timer = null;
+        try {
+            timer = engine.timers().schedule(() -> {
+                if (!sawText) {
+                    abort(TIMED_OUT);
+                }
+            }, engine.settings().firstTokenTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            exchange();
+        } catch (RejectedExecutionException e) {
+            // The timer rejects work only once the engine has closed.
+            abort(STOPPED);
+            endAborted();
+        } catch (RuntimeException e) {
+            LOG.warn("request {} could not be sent to {}", request.requestId(), engine.settings().baseUrl(), e);
+            fail(new UpstreamFailure(ErrorKind.FAILED, "the request could not be sent to the engine"));
+        } finally {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            engine.ended(this);
+        }
+    }
+
+    private void exchange() {
+        CompletableFuture<HttpResponse<InputStream>> future = engine.client().sendAsync(httpRequest(),
+            HttpResponse.BodyHandlers.ofInputStream());
+        response = future;
+        if (abort.get() != RUNNING) {
+            future.cancel(true);
+        }
+        HttpResponse<InputStream> answer;
+        try {
+            answer = future.get();
+        } catch (ExecutionException e) {
+            if (abort.get() != RUNNING) {
+                endAborted();
+            } else {
+                fail(UpstreamFailure.beforeResponse(e.getCause(), engine.settings().connectTimeout()));
+            }
+            return;
+        } catch (CancellationException e) {
+            endAborted();
+            return;
+        } catch (InterruptedException e) {
+            // Nobody interrupts reader threads; if it happens anyway, end the request as if the engine stopped.
+            abort(STOPPED);
+            endAborted();
+            return;
+        }
+        try (InputStream in = answer.body()) {
+            body = in;
+            if (abort.get() != RUNNING) {
+                endAborted();
+            } else if (answer.statusCode() != 200) {
+                fail(UpstreamFailure.httpStatus(answer.statusCode(), in.readNBytes(MAX_ERROR_BODY_BYTES)));
+            } else {
+                read(in);
+            }
+        } catch (IOException e) {
+            if (abort.get() != RUNNING) {
+                endAborted();
+            } else {
+                fail(new UpstreamFailure(ErrorKind.FAILED, "the connection to the engine was lost mid-stream"));
+            }
+        }
+    }
+
+    private void read(InputStream in) throws IOException {
+        CompletionStreamAdapter adapter = new CompletionStreamAdapter(this::text);
+        SseParser parser = new SseParser(adapter, MAX_LINE_BYTES);
+        byte[] buffer = new byte[8192];
+        while (!ended && !adapter.done() && adapter.errorKind() == null) {
+            int n = in.read(buffer);
+            if (n < 0) {
+                break;
+            }
+            if (!parser.feed(buffer, 0, n)) {
+                fail(new UpstreamFailure(ErrorKind.FAILED, "the engine sent an event line over 1 MiB"));
+                return;
+            }
+        }
+        if (adapter.errorKind() != null) {
+            fail(new UpstreamFailure(adapter.errorKind(), adapter.errorMessage()));
+        } else if (adapter.done() || adapter.finishReason() != null) {
+            // A stream that ends after its finish reason but without [DONE] is accepted.
+            FinishReason reason = adapter.finishReason() != null ? adapter.finishReason()
+                : delivered >= request.maxTokens() ? FinishReason.LENGTH : FinishReason.STOP;
+            finish(reason, adapter.promptTokens(), adapter.completionTokens());
+        } else if (abort.get() != RUNNING) {
+            endAborted();
+        } else {
+            fail(new UpstreamFailure(ErrorKind.FAILED, "the engine closed the stream before it ended"));
+        }
+    }
+
+    private HttpRequest httpRequest() {
+        ObjectNode json = JSON.createObjectNode()
+            .put("model", engine.settings().model())
+            .put("prompt", request.promptText())
+            .put("max_tokens", request.maxTokens())
+            .put("stream", true);
+        json.putObject("stream_options").put("include_usage", true);
+        byte[] bytes;
+        try {
+            bytes = JSON.writeValueAsBytes(json);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write a request body to memory", e);
+        }
+        return HttpRequest.newBuilder(engine.settings().completionsUri())
+            .header("content-type", "application/json")
+            .header("accept", "text/event-stream")
+            .header("x-request-id", request.requestId())
+            .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
+            .build();
+    }
+
+    private void endAborted() {
+        switch (abort.get()) {
+            case CANCELLED -> finish(FinishReason.CANCELLED, -1, -1);
+            case TIMED_OUT -> fail(new UpstreamFailure(ErrorKind.TIMEOUT, "the engine sent no token within "
+                + UpstreamFailure.describe(engine.settings().firstTokenTimeout())));
+            default -> fail(new UpstreamFailure(ErrorKind.UNAVAILABLE, "the engine stopped"));
+        }
+    }
+
+    private void text(String piece) {
+        if (ended) {
+            return;
+        }
+        sawText = true;
+        try {
+            listener.onText(piece);
+            delivered++;
+        } catch (RuntimeException e) {
+            LOG.warn("listener of {} failed in onText; cancelling the request", request.requestId(), e);
+            ended = true;
+            abort(CANCELLED);
+        }
+    }
+
+    /** Reports the end; usage counts below 0 mean "not reported by the engine" and fall back to local counts. */
+    private void finish(FinishReason reason, long promptTokens, long completionTokens) {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        try {
+            listener.onFinished(reason, promptTokens >= 0 ? promptTokens : request.promptTokens().length,
+                completionTokens >= 0 ? completionTokens : delivered);
+        } catch (RuntimeException e) {
+            LOG.warn("listener of {} failed in onFinished", request.requestId(), e);
+        }
+    }
+
+    private void fail(UpstreamFailure failure) {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        try {
+            listener.onError(failure.kind(), failure.message());
+        } catch (RuntimeException e) {
+            LOG.warn("listener of {} failed in onError", request.requestId(), e);
+        }
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException e) {
+            // Closing only aborts the exchange; there is nothing left to report.
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.sluice.transport.engine.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.transport.engine.ErrorKind;
+import dev.sluice.transport.engine.FinishReason;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** OpenAI completion chunks to text deltas, finish reason, usage and failures. */
+class CompletionStreamAdapterTest {
+    private final List<String> texts = new ArrayList<>();
+    private final CompletionStreamAdapter adapter = new CompletionStreamAdapter(texts::add);
+
+    private void feed(String stream) {
+        byte[] bytes = stream.getBytes(StandardCharsets.UTF_8);
+        new SseParser(adapter, 1 << 16).feed(bytes, 0, bytes.length);
+    }
+
+    @Test
+    void shouldPassTextDeltasAndTakeUsageFromTheFinalChunk() {
+        feed("""
+            data: {"id":"cmpl-1","object":"text_completion","choices":[{"index":0,"text":"","finish_reason":null}]}
+
+            data: {"choices":[{"index":0,"text":"Hello","finish_reason":null}],"usage":null}
+
+            data: {"choices":[{"index":0,"text":" world","finish_reason":"length"}],"usage":null}
+
+            data: {"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":2,"total_tokens":9}}
+
+            data: [DONE]
+
+            data: {"choices":[{"index":0,"text":"after the end"}]}
+
+            """);
+        assertEquals(List.of("Hello", " world"), texts, "empty deltas are skipped, nothing after [DONE]");
+        assertTrue(adapter.done());
+        assertNull(adapter.errorKind());
+        assertEquals(FinishReason.LENGTH, adapter.finishReason());
+        assertEquals(7, adapter.promptTokens());
+        assertEquals(2, adapter.completionTokens());
+    }
+
+    @Test
+    void shouldReadChatShapedDeltasToo() {
+        feed("data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}"
+            + "\n\n");
+        assertEquals(List.of("Hi"), texts);
+        assertEquals(FinishReason.STOP, adapter.finishReason());
+        assertEquals(-1, adapter.promptTokens(), "no usage chunk");
+    }
+
+    @Test
+    void shouldFailOnAnErrorChunkWithTheUpstreamMessage() {
+        feed("data: {\"choices\":[{\"text\":\"a\"}]}\n\ndata: {\"error\":{\"message\":\"out of memory\"}}\n\n"
+            + "data: {\"choices\":[{\"text\":\"b\"}]}\n\n");
+        assertEquals(List.of("a"), texts);
+        assertEquals(ErrorKind.FAILED, adapter.errorKind());
+        assertEquals("the engine failed the request: out of memory", adapter.errorMessage());
+        assertFalse(adapter.done());
+    }
+
+    @Test
+    void shouldFailOnAnErrorEventWhateverItsData() {
+        feed("event: error\ndata: not json\n\n");
+        assertEquals("the engine failed the request", adapter.errorMessage());
+    }
+
+    @Test
+    void shouldFailOnMalformedChunks() {
+        feed("data: {\"choices\":[{\"text\":\"a\"}]\n\n");
+        assertEquals("the engine sent a malformed stream event", adapter.errorMessage());
+        CompletionStreamAdapter other = new CompletionStreamAdapter(texts::add);
+        other.onEvent("message", "{\"object\":\"text_completion\"}");
+        assertEquals(ErrorKind.FAILED, other.errorKind(), "a chunk without choices");
+    }
+
+    @Test
+    void shouldCutLongUpstreamMessages() {
+        adapter.onEvent("message", "{\"error\":{\"message\":\"" + "x".repeat(500) + "\"}}");
+        assertEquals("the engine failed the request: ".length() + CompletionStreamAdapter.MAX_MESSAGE_CHARS + 3,
+            adapter.errorMessage().length());
+    }
+}

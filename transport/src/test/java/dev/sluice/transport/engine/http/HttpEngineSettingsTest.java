@@ -1,0 +1,33 @@
+package dev.sluice.transport.engine.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Engine URLs as users write them. */
+class HttpEngineSettingsTest {
+    @ParameterizedTest
+    @CsvSource({
+        "http://127.0.0.1:8001, http://127.0.0.1:8001/v1/completions",
+        "http://127.0.0.1:8001/, http://127.0.0.1:8001/v1/completions",
+        "http://127.0.0.1:8001/v1, http://127.0.0.1:8001/v1/completions",
+        "http://127.0.0.1:8001/v1/, http://127.0.0.1:8001/v1/completions",
+        "HTTPS://engine.internal/pool-a, HTTPS://engine.internal/pool-a/v1/completions"
+    })
+    void shouldPostToTheCompletionsPathOfABaseUrl(String url, String expected) {
+        assertEquals(expected, HttpEngineSettings.completionsUri(url).toString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"localhost:8001", "ftp://127.0.0.1:8001", "http:///v1", "http://h:1/v1?x=1",
+        "http://user@h:1", "http://h:1/v1#top", "not a url"})
+    void shouldRefuseUrlsItCannotPostTo(String url) {
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+            () -> HttpEngineSettings.completionsUri(url));
+        assertTrue(error.getMessage().startsWith("engine URL '" + url + "' is invalid: "), error::getMessage);
+    }
+}
