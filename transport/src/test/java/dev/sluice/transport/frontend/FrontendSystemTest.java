@@ -147,7 +147,7 @@ class FrontendSystemTest {
         RouterContext router = new RouterContext().classifierFactory(c -> new ByTenant());
         try (Frontend other = Frontend.start(new FrontendSettings("127.0.0.1", 0, MODEL, 64 * 1024, 16, 429,
             HeaderNames.create("x-tenant"), Duration.ofSeconds(1), router,
-            new SimEngineContext().numGpuBlocks(1024).blockSize(16), 1, null))) {
+            new EngineSetup.Simulated(new SimEngineContext().numGpuBlocks(1024).blockSize(16), 1), null))) {
             OpenAIServiceException error = assertThrows(OpenAIServiceException.class,
                 () -> OpenAIOkHttpClient.builder().baseUrl("http://127.0.0.1:" + other.port() + "/v1").apiKey("t")
                     .maxRetries(0).putHeader("x-tenant", "overload").build().chat().completions()
