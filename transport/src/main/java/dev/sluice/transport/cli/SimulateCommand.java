@@ -88,7 +88,8 @@ final class SimulateCommand implements Runnable {
                 settings.workers(), settings.gpuBlocks(), common.duration, common.seed);
             out.printf("  chats %.1f/s sharing %d system prompts of %d tokens, %d-%d turns of ~%d new tokens,"
                     + " ~%d-token answers, think time %.0f s%n%n", w.sessionsPerSecond(), w.systemPrompts(),
-                w.systemPromptTokens(), w.minTurns(), w.maxTurns(), w.userTokens(), w.answerTokens(), w.thinkNs() / 1e9);
+                w.systemPromptTokens(), w.minTurns(), w.maxTurns(), w.userTokens(), w.answerTokens(),
+                w.thinkNs() / 1e9);
             List<ClusterReport> reports = PrefixCacheExperiment.run(settings, PrefixCacheExperiment.MODES);
             ReportTable.print(reports, out);
             out.println();

@@ -10,7 +10,6 @@ import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.sim.PrefillCounters;
 import dev.sluice.transport.sim.SimEngineContext;
 import dev.sluice.transport.sim.SimulatedFleet;
-import dev.sluice.transport.sim.SimulatedWorker;
 import dev.sluice.transport.sim.VirtualClockDriver;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -144,8 +143,7 @@ public final class ClusterSimulation {
     }
 
     Engine engine(WorkerWithDpRank worker) {
-        SimulatedWorker engine = fleet.worker((int) worker.workerId());
-        return engine;
+        return fleet.worker((int) worker.workerId());
     }
 
     boolean stopping() {

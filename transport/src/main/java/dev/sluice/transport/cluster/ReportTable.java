@@ -25,7 +25,8 @@ public final class ReportTable {
     public static void legend(PrintStream out) {
         out.println("  turns/min     turns completed within the load window, per minute");
         out.println("  hit rate      prompt tokens the engines found in their prefix caches, of all they prefilled");
-        out.println("  computed      prompt tokens the engines prefilled (uncached), preemption re-admissions included");
+        out.println("  computed      prompt tokens the engines prefilled (uncached), re-admissions after preemption"
+            + " included");
         out.println("  re-prefilled  computed minus essential: tokens an unbounded cache that kept each session where"
             + " its last turn ran would not have computed");
         out.println("  ttft, wait    router ingress to first token / to dispatch, over every turn (virtual time)");
