@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code sluice} command line. Usage errors exit with 2, failures with 1. */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceMain.Version.class,
     description = "Admission control for LLM inference serving.",
-    subcommands = {DemoCommand.class, ServeCommand.class, ConfigCommand.class, MockEngineCommand.class, JournalCommand.class,
+    subcommands = {DemoCommand.class, ServeCommand.class, SimulateCommand.class, ConfigCommand.class,
+        MockEngineCommand.class, JournalCommand.class,
         ReplayCommand.class, CommandLine.HelpCommand.class})
 public final class SluiceMain implements Runnable {
     @CommandLine.Spec

@@ -40,6 +40,9 @@ final class SimEngineCore {
     private long waitingPromptTokens;
     private long reservedBlocks;
     private long preemptions;
+    private long prefillsStarted;
+    private long prefillPromptTokens;
+    private long prefillComputedTokens;
     private long nextUniqueId = 1;
     private volatile EngineLoad load;
 
@@ -136,6 +139,11 @@ final class SimEngineCore {
         return load;
     }
 
+    /** Cumulative prefill work since start. Owner thread only. */
+    PrefillCounters prefillCounters() {
+        return new PrefillCounters(prefillsStarted, prefillPromptTokens, prefillComputedTokens, preemptions);
+    }
+
     KvManager kv() {
         return kv;
     }
@@ -196,11 +204,14 @@ final class SimEngineCore {
                     requeueFront(r);
                     return ms;
                 }
+                prefillsStarted++;
+                prefillPromptTokens += r.sequence.length();
             }
             long room = ctx.maxNumBatchedTokens() - activeTokens;
             if (ctx.enableChunkedPrefill() && r.remainingPrefill > room) {
                 if (room > 0) {
                     ms += PerfModel.prefillMs(room);
+                    prefillComputedTokens += room;
                     r.remainingPrefill -= (int) room;
                     prefillQueueTokens -= room;
                 }
@@ -208,6 +219,7 @@ final class SimEngineCore {
                 return ms;
             }
             ms += PerfModel.prefillMs(r.remainingPrefill);
+            prefillComputedTokens += r.remainingPrefill;
             activeTokens += r.remainingPrefill;
             prefillQueueTokens -= r.remainingPrefill;
             r.remainingPrefill = 0;
@@ -221,7 +233,10 @@ final class SimEngineCore {
     private void decodeStep() {
         for (int i = 0; i < decode.size(); i++) {
             SimRequest r = decode.get(i);
-            int token = 1000 + random.nextInt(1000);
+            // After a preemption the sequence regenerates the tokens the client already has, as vLLM's recompute
+            // preemption keeps them: the KV cache then holds what the client will send back in its next turn.
+            int token = r.sequence.generated() < r.emitted ? r.emittedToken(r.sequence.generated())
+                : 1000 + random.nextInt(1000);
             boolean preemptedSelf = false;
             while (!r.sequence.generate(token, kv)) {
                 SimRequest victim = decode.remove(0);
@@ -238,6 +253,7 @@ final class SimEngineCore {
             }
             if (r.sequence.generated() > r.emitted) {
                 markOutput(r);
+                r.recordEmitted(token);
                 r.emitted++;
                 r.hasPendingToken = true;
                 r.pendingToken = token;

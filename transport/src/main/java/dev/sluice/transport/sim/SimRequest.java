@@ -3,6 +3,7 @@ package dev.sluice.transport.sim;
 import dev.sluice.transport.engine.EngineListener;
 import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineStream;
+import java.util.Arrays;
 
 /**
  * A request inside a simulated worker. The submitting thread creates it; from then on only the worker's engine
@@ -26,6 +27,8 @@ final class SimRequest implements EngineStream {
     int remainingPrefill;
     /** Blocks counted at admission that are not allocated yet (the prompt's first chunk has not run). */
     int reservedBlocks;
+    /** The tokens handed out so far, for regeneration after a preemption; grown on demand. */
+    private int[] emittedTokens = new int[16];
     boolean hasPendingToken;
     int pendingToken;
     boolean finishPending;
@@ -42,6 +45,17 @@ final class SimRequest implements EngineStream {
             cancelRequested = true;
             owner.post(this);
         }
+    }
+
+    void recordEmitted(int token) {
+        if (emitted == emittedTokens.length) {
+            emittedTokens = Arrays.copyOf(emittedTokens, emittedTokens.length * 2);
+        }
+        emittedTokens[emitted] = token;
+    }
+
+    int emittedToken(int index) {
+        return emittedTokens[index];
     }
 
     boolean cancelRequested() {

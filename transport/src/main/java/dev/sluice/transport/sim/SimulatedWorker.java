@@ -64,6 +64,14 @@ public final class SimulatedWorker implements Engine {
         return ranks[dpRank].load();
     }
 
+    /**
+     * Cumulative prefill work of one rank: what the prefix cache saved and what had to be computed. Only the
+     * driver's thread may call it (a {@link VirtualClockDriver}'s, between steps); it is not published.
+     */
+    public PrefillCounters prefillCounters(int dpRank) {
+        return ranks[dpRank].prefillCounters();
+    }
+
     /** Stops accepting requests; the driver fails those still running at its next step. Idempotent. */
     @Override
     public void close() {

@@ -3,6 +3,7 @@ package dev.sluice.transport.sim;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.function.IntSupplier;
 import org.agrona.concurrent.NanoClock;
 
 /**
@@ -22,6 +23,7 @@ public final class VirtualClockDriver implements NanoClock {
     }
 
     private final List<SimulatedWorker> workers = new ArrayList<>();
+    private final List<IntSupplier> steppers = new ArrayList<>();
     private final PriorityQueue<Action> actions = new PriorityQueue<>();
     private long nowNs;
     private long order;
@@ -35,6 +37,16 @@ public final class VirtualClockDriver implements NanoClock {
     /** Drives {@code worker} from now on. */
     public void attach(SimulatedWorker worker) {
         workers.add(worker);
+    }
+
+    /**
+     * Steps {@code stepper} (a manual router's {@code doWork}, say) together with the workers: after every
+     * scheduled action and pass boundary, workers and steppers run in turn until none reports work, so whatever
+     * one hands the other at an instant is handled at that same virtual instant. A stepper has no time of its own:
+     * work it needs at a later instant (a timer) must be brought about with {@link #at}.
+     */
+    public void attachStepper(IntSupplier stepper) {
+        steppers.add(stepper);
     }
 
     /** Runs {@code task} on this thread when the virtual clock reaches {@code atNs} (or now, if that has passed). */
@@ -84,6 +96,9 @@ public final class VirtualClockDriver implements NanoClock {
             work = 0;
             for (int i = 0; i < workers.size(); i++) {
                 work += workers.get(i).doWork(nowNs);
+            }
+            for (int i = 0; i < steppers.size(); i++) {
+                work += steppers.get(i).getAsInt();
             }
         } while (work > 0);
     }

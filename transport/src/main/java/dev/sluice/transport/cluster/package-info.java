@@ -1,0 +1,21 @@
+/**
+ * A cluster on a virtual clock: a manual {@link dev.sluice.core.router.ModelRouter} in front of a
+ * {@link dev.sluice.transport.sim.SimulatedFleet}, both stepped by one
+ * {@link dev.sluice.transport.sim.VirtualClockDriver}, with a workload of sessions and per-run metrics. Minutes of
+ * traffic run in seconds, and a run is a function of its seed.
+ *
+ * <pre>
+ *  workload ─▶ session start / next turn (driver action)
+ *                 │ submit(prompt hashes, ingress = now)
+ *                 ▼
+ *           ModelRouter ── classify, park, queue ── onDispatched(worker) ─▶ SimulatedWorker.submit
+ *                 ▲                                                              │ passes on the virtual clock
+ *                 │ kvEvent (stored / removed blocks)  ◀────────────────────────┤
+ *                 │ responding (first token), completed(prompt + completion)  ◀─┤
+ *                 │ aborted (client gave up)                                     │
+ *                 └──── next turn after the think / tool gap: prompt + answer + new text
+ * </pre>
+ *
+ * Everything runs on the thread that calls {@link dev.sluice.transport.cluster.ClusterSimulation#run}.
+ */
+package dev.sluice.transport.cluster;
