@@ -81,12 +81,12 @@ final class HttpWorkload {
             messages.addObject().put("role", "system").put("content", agentPrompt);
             for (int turn = 0; at < shape.durationNs() && calls.size() < MAX_CALLS; turn++) {
                 messages.addObject().put("role", "user").put("content", words(random, 80 + random.nextInt(220),
-                    session + "t" + turn));
+                    "s" + s + "t" + turn));
                 ObjectNode body = request(model, 64 + random.nextInt(64));
                 body.set("messages", messages.deepCopy());
                 calls.add(Call.of(at, session + "-turn-" + turn, "agent", session, body, true, 0));
                 // The answer the client will have seen: the next turn's prompt extends this one (a prefix hit).
-                messages.addObject().put("role", "assistant").put("content", words(random, 60, session + "a"));
+                messages.addObject().put("role", "assistant").put("content", words(random, 60, "s" + s + "a"));
                 // Tool calls take 0.5-4 s; a quarter of the time the client sends the next turn early.
                 at += random.nextDouble() < 0.25 ? 200_000_000L : 500_000_000L + (long) (random.nextDouble() * 3.5e9);
             }
@@ -99,7 +99,10 @@ final class HttpWorkload {
         return body;
     }
 
-    /** {@code count} pseudo-words: each one token for the word tokenizer, distinct per {@code salt}. */
+    /**
+     * {@code count} pseudo-words, distinct per {@code salt}: each is one token for the word tokenizer as long as
+     * {@code salt} is letters and digits only (punctuation would be tokens of its own).
+     */
     private static String words(SplittableRandom random, int count, String salt) {
         StringBuilder text = new StringBuilder(count * 8);
         for (int i = 0; i < count; i++) {
