@@ -19,7 +19,7 @@ final class HtmlReport {
         + "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}"
         + "td:first-child,th:first-child{text-align:left}.charts{display:flex;flex-wrap:wrap;gap:12px}"
         + "svg{border:1px solid #ddd;background:#fff}.t{font-size:13px;font-weight:600}.a{font-size:11px;fill:#555}"
-        + ".l{font-size:11px}.g{stroke:#eee}.ok{color:#070}.bad{color:#b00}code{background:#f3f3f3;padding:1px 4px}";
+        + "table.txt td{text-align:left}.l{font-size:11px}.g{stroke:#eee}.ok{color:#070}.bad{color:#b00}code{background:#f3f3f3;padding:1px 4px}";
 
     private HtmlReport() {
     }
@@ -34,7 +34,7 @@ final class HtmlReport {
             .append(Svg.escape(result.accounting())).append("</p>");
         summary(html, result);
         charts(html, result);
-        html.append("<h2>Configuration</h2><table>");
+        html.append("<h2>Configuration</h2><table class=\"txt\">");
         result.configuration().forEach((label, value) -> row(html, "td", label, value));
         html.append("</table>");
         if (journal != null) {
@@ -59,7 +59,7 @@ final class HtmlReport {
             row(html, "td", r.name, r.sent, r.enqueued, r.deferred, r.parked, r.completed, r.rejected(), r.left,
                 r.failed, SummaryPrinter.percentiles(r.queueWaitMs), SummaryPrinter.percentiles(r.ttftMs));
         }
-        html.append("</table><h2>Rejections by reason (status)</h2><table>");
+        html.append("</table><h2>Rejections by reason (status)</h2><table class=\"txt\">");
         row(html, "th", "reason (status)", "count", "by class");
         for (Map.Entry<String, Map<String, Long>> e : SummaryPrinter.byReason(result).entrySet()) {
             long sum = e.getValue().values().stream().mapToLong(Long::longValue).sum();

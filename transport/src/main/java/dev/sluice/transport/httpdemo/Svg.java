@@ -60,12 +60,15 @@ final class Svg {
             }
         }
         yMax = niceCeiling(yMax);
+        // Seconds read best on round ticks: a nice step, and the axis extended to a whole number of steps.
+        double xStep = percentileAxis ? 1 : niceCeiling(xMax / 6);
+        xMax = percentileAxis ? xMax : Math.ceil(xMax / xStep) * xStep;
         StringBuilder svg = new StringBuilder();
         svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
             + " viewBox=\"0 0 %d %d\" role=\"img\"><title>%s</title>", WIDTH, HEIGHT, WIDTH, HEIGHT, escape(title)));
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" class=\"t\">%s</text>", LEFT,
             escape(title)));
-        axes(svg, xMax, yMax, percentileAxis, xLabel, yLabel);
+        axes(svg, xMax, (int) Math.round(xMax / xStep), yMax, percentileAxis, xLabel, yLabel);
         for (Series s : series) {
             plot(svg, s, xMax, yMax);
         }
@@ -73,8 +76,8 @@ final class Svg {
         return svg.append("</svg>").toString();
     }
 
-    private static void axes(StringBuilder svg, double xMax, double yMax, boolean percentileAxis, String xLabel,
-                             String yLabel) {
+    private static void axes(StringBuilder svg, double xMax, int ticks, double yMax, boolean percentileAxis,
+                             String xLabel, String yLabel) {
         int plotW = WIDTH - LEFT - RIGHT;
         int plotH = HEIGHT - TOP - BOTTOM;
         for (int i = 0; i <= 5; i++) {
@@ -84,7 +87,6 @@ final class Svg {
                 + "<text x=\"%d\" y=\"%.1f\" class=\"a\" text-anchor=\"end\">%s</text>", LEFT, LEFT + plotW, y, y,
                 LEFT - 6, y + 4, label(value)));
         }
-        int ticks = percentileAxis ? (int) MAX_PERCENTILE_X : 6;
         for (int i = 0; i <= ticks; i++) {
             double value = xMax * i / ticks;
             double x = LEFT + plotW * i / (double) ticks;
@@ -122,6 +124,9 @@ final class Svg {
 
     private static void legend(StringBuilder svg, List<Series> series) {
         int y = TOP + 6;
+        // A backdrop, so that lines passing under the legend do not cross its labels.
+        svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"150\" height=\"%d\" fill=\"#fff\""
+            + " fill-opacity=\"0.85\"/>", LEFT + 4, TOP + 1, series.size() * 15 + 6));
         for (Series s : series) {
             svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"4\" fill=\"%s\"/>"
                 + "<text x=\"%d\" y=\"%d\" class=\"l\">%s</text>", LEFT + 10, y, s.color(), LEFT + 28, y + 6,
