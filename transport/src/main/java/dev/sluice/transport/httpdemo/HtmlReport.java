@@ -14,12 +14,14 @@ import java.util.Map;
  * configuration. Stateless.
  */
 final class HtmlReport {
-    private static final String STYLE = "body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1180px}"
+    private static final String STYLE = "body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;"
+        + "max-width:1180px}"
         + "h1{font-size:22px}h2{font-size:17px;margin-top:28px}table{border-collapse:collapse;margin:8px 0}"
         + "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}"
         + "td:first-child,th:first-child{text-align:left}.charts{display:flex;flex-wrap:wrap;gap:12px}"
         + "svg{border:1px solid #ddd;background:#fff}.t{font-size:13px;font-weight:600}.a{font-size:11px;fill:#555}"
-        + "table.txt td{text-align:left}.l{font-size:11px}.g{stroke:#eee}.ok{color:#070}.bad{color:#b00}code{background:#f3f3f3;padding:1px 4px}";
+        + "table.txt td{text-align:left}.l{font-size:11px}.g{stroke:#eee}.ok{color:#070}.bad{color:#b00}"
+        + "code{background:#f3f3f3;padding:1px 4px}";
 
     private HtmlReport() {
     }
@@ -38,7 +40,8 @@ final class HtmlReport {
         result.configuration().forEach((label, value) -> row(html, "td", label, value));
         html.append("</table>");
         if (journal != null) {
-            html.append("<p>Journal: <code>").append(Svg.escape(journal.toString())).append("</code> — inspect it with"
+            html.append("<p>Journal: <code>").append(Svg.escape(journal.toString()))
+                .append("</code> — inspect it with"
                 + " <code>scripts/sluice journal show|stats|verify DIR</code>.</p>");
         }
         html.append("</body></html>\n");

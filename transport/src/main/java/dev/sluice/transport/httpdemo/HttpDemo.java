@@ -164,7 +164,8 @@ public final class HttpDemo {
         out.printf("  journal      %s%n", dir);
         out.printf("               scripts/sluice journal show %s --request chat-1%n", dir);
         out.printf("               scripts/sluice journal stats %s   |   scripts/sluice journal verify %s%n", dir, dir);
-        out.println("               replay: not for this run yet. The journal does not record the engines' KV-cache events,");
+        out.println("               replay: not for this run yet. The journal does not record the engines' KV-cache"
+            + " events,");
         out.println("               which decide cache buckets and placement, so `scripts/sluice replay DIR --verify`");
         out.println("               differs from the first cache hit on (it reproduces `demo --in-process` journals).");
     }

@@ -27,8 +27,8 @@ final class SummaryPrinter {
         out.printf("    %-20s %5d %9d %9d %7d %10d %9d %5d %10s %17s%n", "all", all.sent, all.enqueued, all.deferred,
             all.parked, all.completed, all.rejected(), all.left, percentiles(all.queueWaitMs),
             percentiles(all.ttftMs));
-        out.println("               queue wait: the router's metrics, enqueue to dispatch. TTFT: the client's clock, send"
-            + " to first SSE token");
+        out.println("               queue wait: the router's metrics, enqueue to dispatch. TTFT: the client's clock,"
+            + " send to first SSE token");
         out.println("               or whole response. A request rejected before it joined a class is counted in the"
             + " class its");
         out.println("               header and size point to.");

@@ -4,7 +4,8 @@
  * a summary per policy class with an accounting check, and a self-contained HTML report.
  *
  * <pre>
- *   HttpWorkload ─▶ List&lt;Call&gt; (wall-time offsets) ─▶ LoadDriver (virtual thread per call) ─▶ HTTP ─▶ Frontend
+ *   HttpWorkload ─▶ List&lt;Call&gt; (wall-time offsets) ─▶ LoadDriver (virtual thread per call)
+ *       ─▶ HTTP ─▶ Frontend
  *       client outcomes ─▶ ClientTally          router decisions ─▶ ClassTally (scheduler observer)
  *   ProgressMonitor samples both every 250 ms ─▶ progress line, Timeline
  *   DemoResult (join by x-request-id) ─▶ SummaryPrinter (stdout), HtmlReport (file)
