@@ -1,32 +1,59 @@
 package dev.sluice.transport.cli;
 
+import dev.sluice.core.api.OverloadStatus;
+import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.journal.FailurePolicy;
+import dev.sluice.core.journal.JournalContext;
+import dev.sluice.core.journal.JournalException;
+import dev.sluice.core.router.RouterContext;
 import dev.sluice.transport.demo.InProcessDemo;
+import dev.sluice.transport.frontend.FrontendSettings;
+import dev.sluice.transport.frontend.JournalSetup;
+import dev.sluice.transport.httpdemo.HttpDemo;
+import dev.sluice.transport.sim.SimEngineContext;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code sluice demo}: the main job on the embedded simulated fleet. */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-    description = "Runs a mixed workload (chat, agent sessions, an overload burst, clients that leave) through the "
-        + "admission core on a simulated fleet and a virtual clock, and prints what happened.")
+/** {@code sluice demo}: the main job, over real HTTP on the embedded simulated fleet (or in-process). */
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Starts the frontend on a free loopback port with a simulated fleet under KV pressure, sends a "
+        + "mixed workload through real HTTP (chat on shared prompts, agent sessions, an overload burst, clients "
+        + "that disconnect) for --duration, then prints a summary per policy class and writes an HTML report.",
+        "--in-process runs the older virtual-clock simulation instead: the same kind of traffic through the "
+            + "admission core without HTTP, in well under a second."})
 final class DemoCommand implements Callable<Integer> {
-    @Option(names = "--duration", defaultValue = "60s", paramLabel = "DURATION",
-        description = "Simulated traffic time, e.g. 60s, 5m or PT90S (default: ${DEFAULT-VALUE}).",
-        converter = DurationConverter.class)
+    @Option(names = "--duration", defaultValue = "60s", paramLabel = "DURATION", converter = DurationConverter.class,
+        description = "How long to send traffic, e.g. 60s, 5m or PT90S (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
+    @Option(names = "--in-process", description = "Run the virtual-clock simulation without HTTP (fast).")
+    boolean inProcess;
+
     @Option(names = "--sim-workers", defaultValue = "4", paramLabel = "N",
-        description = "Simulated workers (default: ${DEFAULT-VALUE}).")
+        description = "Simulated workers (default: ${DEFAULT-VALUE}); the workload scales with them.")
     int workers;
 
     @Option(names = "--seed", defaultValue = "42", description = "Workload seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--report", paramLabel = "FILE",
+        description = "Where to write the HTML report (default: sluice-reports/demo-<timestamp>.html).")
+    Path report;
+
     @Option(names = "--router-policy-config", paramLabel = "FILE",
         description = "Router-policy YAML (default: $DYN_ROUTER_POLICY_CONFIG, else the bundled demo policy).")
-    java.nio.file.Path policyFile;
+    Path policyFile;
 
     @Option(names = "--router-queue-threshold", paramLabel = "FRAC",
         description = "Busy threshold (fraction of max_num_batched_tokens) for a model without a policy profile; "
@@ -35,15 +62,15 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--router-queue-policy", paramLabel = "POLICY", defaultValue = "fcfs",
         description = "Queue policy for a model without a policy profile: fcfs or wspt (default: ${DEFAULT-VALUE}).")
-    dev.sluice.core.config.QueuePolicy queuePolicy;
+    QueuePolicy queuePolicy;
 
     @Option(names = "--plugin-path", paramLabel = "DIR", description = "Directories of plugin jars to link.")
-    java.util.List<java.nio.file.Path> pluginPath = new java.util.ArrayList<>();
+    List<Path> pluginPath = new ArrayList<>();
 
     @Option(names = "--journal-dir", paramLabel = "DIR",
         description = "Journal every admission decision here (default: a new timestamped folder under "
             + "./sluice-journal/).")
-    java.nio.file.Path journalDir;
+    Path journalDir;
 
     @Option(names = "--no-journal", description = "Do not journal.")
     boolean noJournal;
@@ -52,13 +79,69 @@ final class DemoCommand implements Callable<Integer> {
         description = "When the journal cannot write: continue (admission goes on, lost records are counted) or "
             + "fail_closed (new arrivals are refused with 503 journal_unavailable; a journal that cannot open stops"
             + " the demo). Default: ${DEFAULT-VALUE}.")
-    dev.sluice.core.journal.FailurePolicy journalFailure;
+    FailurePolicy journalFailure;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
+        validate();
+        PolicySource.Loaded policy;
+        try {
+            policy = PolicySource.load(policyFile, pluginPath);
+        } catch (PolicySource.StartupException e) {
+            spec.commandLine().getErr().println("sluice: " + e.getMessage());
+            return 2;
+        }
+        OptionalDouble threshold = queueThreshold == null ? OptionalDouble.empty() : OptionalDouble.of(queueThreshold);
+        try {
+            return (inProcess ? inProcess(policy, threshold) : overHttp(policy, threshold)) ? 0 : 1;
+        } catch (JournalException | IOException e) {
+            spec.commandLine().getErr().println("sluice: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private boolean inProcess(PolicySource.Loaded policy, OptionalDouble threshold) throws JournalException {
+        JournalContext journal = noJournal ? null
+            : new JournalContext(journalDir != null ? journalDir : defaultJournalDir()).failurePolicy(journalFailure);
+        return InProcessDemo.run(new InProcessDemo.Settings(duration.toNanos(), workers, seed, policy.config(),
+            policy.classifier(), policy.selector(), threshold, queuePolicy, policy.text(), journal), System.out);
+    }
+
+    private boolean overHttp(PolicySource.Loaded policy, OptionalDouble threshold)
+        throws JournalException, IOException, InterruptedException {
+        RouterContext router = FrontendAssembly.router(policy, InProcessDemo.MODEL, threshold, queuePolicy, "kv",
+            InProcessDemo.sessionTurnClassifier()).randomSeed(seed);
+        String classifier = FrontendAssembly.classifierName(policy, InProcessDemo.DEMO_CLASSIFIER);
+        JournalSetup journal = FrontendAssembly.journal(noJournal, journalDir, journalFailure, policy, classifier,
+            threshold, queuePolicy);
+        FrontendSettings settings = new FrontendSettings("127.0.0.1", 0, InProcessDemo.MODEL, 4 << 20, 64,
+            OverloadStatus.fromEnvironment(), null, Duration.ofSeconds(10), router, fleet(), workers, journal);
+        String description = policy.classifier() != null ? classifier + " (from the policy file)"
+            : String.format("queue budget %d s from ingress; one turn per agent session, later turns park up to %d s",
+                InProcessDemo.QUEUE_BUDGET_NS / 1_000_000_000L, InProcessDemo.PARK_BUDGET_NS / 1_000_000_000L);
+        return HttpDemo.run(new HttpDemo.Settings(settings, duration, seed,
+            report != null ? report : defaultReport(), policy.config().source(), description), System.out);
+    }
+
+    /**
+     * The demo's engines, sized so that the workload puts them under KV pressure. A chat prompt is 1,000 to 2,600
+     * tokens, most of it one of three shared system prompts (served from the prefix cache once seen), and an agent
+     * conversation grows to several thousand tokens; 384 blocks of 64 tokens (24,576 tokens) per worker hold a few
+     * dozen such requests with their answers, so under the burst the engines keep requests waiting for KV space.
+     * Their first tokens come late, the router's booked prefill stays above the busy threshold (1.0 of
+     * max_num_batched_tokens 2048, lower than the mocker's 8192 for the same reason) and requests queue in the
+     * router until their 2 s budget expires (429). The mocker's timing at real speed (speedup 1.0), so latencies
+     * read as a real fleet's would.
+     */
+    static SimEngineContext fleet() {
+        return new SimEngineContext().numGpuBlocks(384).blockSize(64).maxNumBatchedTokens(2048).speedupRatio(1.0)
+            .seed(7);
+    }
+
+    private void validate() {
         if (workers < 1 || workers > 1024) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--sim-workers must be between 1 and 1024, was " + workers);
@@ -71,36 +154,23 @@ final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--router-queue-threshold must be finite and non-negative, was " + queueThreshold);
         }
-        PolicySource.Loaded policy;
-        try {
-            policy = PolicySource.load(policyFile, pluginPath);
-        } catch (PolicySource.StartupException e) {
-            spec.commandLine().getErr().println("sluice: " + e.getMessage());
-            return 2;
-        }
         if (noJournal && journalDir != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--no-journal and --journal-dir exclude "
                 + "each other");
         }
-        dev.sluice.core.journal.JournalContext journal = noJournal ? null
-            : new dev.sluice.core.journal.JournalContext(journalDir != null ? journalDir : defaultJournalDir())
-                .failurePolicy(journalFailure);
-        try {
-            boolean balanced = InProcessDemo.run(new InProcessDemo.Settings(duration.toNanos(), workers, seed,
-                policy.config(), policy.classifier(), policy.selector(), queueThreshold == null
-                    ? java.util.OptionalDouble.empty()
-                    : java.util.OptionalDouble.of(queueThreshold), queuePolicy, policy.text(), journal), System.out);
-            return balanced ? 0 : 1;
-        } catch (dev.sluice.core.journal.JournalException e) {
-            spec.commandLine().getErr().println("sluice: " + e.getMessage());
-            return 1;
-        }
     }
 
     /** {@code ./sluice-journal/<UTC timestamp>}, a new folder per run (git-ignored). */
-    static java.nio.file.Path defaultJournalDir() {
-        String stamp = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")
-            .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
-        return java.nio.file.Path.of("sluice-journal", stamp);
+    static Path defaultJournalDir() {
+        return Path.of("sluice-journal", stamp());
+    }
+
+    /** {@code ./sluice-reports/demo-<UTC timestamp>.html} (git-ignored). */
+    static Path defaultReport() {
+        return Path.of("sluice-reports", "demo-" + stamp() + ".html");
+    }
+
+    private static String stamp() {
+        return DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(ZoneOffset.UTC).format(Instant.now());
     }
 }

@@ -3,7 +3,6 @@ package dev.sluice.transport.cli;
 import dev.sluice.core.api.OverloadStatus;
 import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.journal.FailurePolicy;
-import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.DefaultSelectorSettings;
@@ -137,14 +136,9 @@ final class ServeCommand implements Callable<Integer> {
             return 2;
         }
         OptionalDouble threshold = queueThreshold == null ? OptionalDouble.empty() : OptionalDouble.of(queueThreshold);
-        RouterContext router = new RouterContext()
-            .profile(policy.config().profileFor(modelName, threshold, queuePolicy))
-            .classifierFactory(policy.classifier())
-            .workerSelector(RouterModes.parse(routerMode).selector(policy.selector()));
-        String classifier = policy.config().requestClassifier().map(c -> c.type()).orElse("default");
-        JournalSetup journal = noJournal ? null : new JournalSetup(new JournalContext(journalDir != null ? journalDir
-            : DemoCommand.defaultJournalDir()).failurePolicy(journalFailure), policy.config().source(), policy.text(),
-            classifier, threshold, queuePolicy);
+        RouterContext router = FrontendAssembly.router(policy, modelName, threshold, queuePolicy, routerMode, null);
+        JournalSetup journal = FrontendAssembly.journal(noJournal, journalDir, journalFailure, policy,
+            FrontendAssembly.classifierName(policy, "default"), threshold, queuePolicy);
         FrontendSettings settings;
         try {
             settings = new FrontendSettings(host, port, modelName, maxBodyBytes, defaultMaxTokens,

@@ -44,14 +44,22 @@ public final class InProcessDemo {
     /** The model name the demo's router serves (a policy file may give it a profile of its own). */
     public static final String MODEL = "demo";
     /** The demo classifier's queue budget from ingress. */
-    static final long QUEUE_BUDGET_NS = 2_000_000_000L;
+    public static final long QUEUE_BUDGET_NS = 2_000_000_000L;
     /** How long the demo classifier parks a later turn of a busy session. */
-    static final long PARK_BUDGET_NS = 5_000_000_000L;
+    public static final long PARK_BUDGET_NS = 5_000_000_000L;
     /** The simulated engines' prefill rate and decode time per token. */
     public static final double PREFILL_TOKENS_PER_SECOND = 20_000;
     public static final long DECODE_NS_PER_TOKEN = 15_000_000L;
 
     private InProcessDemo() {
+    }
+
+    /**
+     * The demo's own classifier ({@link #DEMO_CLASSIFIER}): a queue budget from ingress, one turn per agent session
+     * with later turns parked. Each router gets its own instance, run on its scheduler thread.
+     */
+    public static RequestClassifierFactory sessionTurnClassifier() {
+        return context -> new SessionTurnClassifier(QUEUE_BUDGET_NS, PARK_BUDGET_NS);
     }
 
     /**

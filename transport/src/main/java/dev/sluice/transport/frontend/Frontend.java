@@ -11,6 +11,7 @@ import dev.sluice.core.router.CompositeObserver;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.router.RouterStatistics;
+import dev.sluice.core.router.SchedulerObserver;
 import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.metrics.PrometheusText;
@@ -22,6 +23,7 @@ import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +73,17 @@ public final class Frontend implements AutoCloseable {
         JournalWriter journal = setup == null ? null : JournalWriter.open(setup.context(), JournalHeader.of(context,
             setup.policySource(), setup.policyText(), setup.classifier(), setup.fallbackThreshold(),
             setup.fallbackPolicy()));
-        context.observer(journal == null ? metrics : CompositeObserver.of(metrics, journal));
+        // An observer already on the context (the demo's per-request tally) sees every decision after these two.
+        SchedulerObserver extra = settings.router().observer();
+        List<SchedulerObserver> observers = new ArrayList<>(List.of(metrics));
+        if (journal != null) {
+            observers.add(journal);
+        }
+        if (extra != SchedulerObserver.NONE) {
+            observers.add(extra);
+        }
+        context.observer(observers.size() == 1 ? metrics : CompositeObserver.of(observers.toArray(
+            new SchedulerObserver[0])));
         ModelRouter router;
         try {
             router = ModelRouter.start(context);

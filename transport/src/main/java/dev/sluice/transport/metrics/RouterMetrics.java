@@ -9,6 +9,7 @@ import dev.sluice.core.router.RequestView;
 import dev.sluice.core.router.RouterStatistics;
 import dev.sluice.core.router.SchedulerObserver;
 import java.util.OptionalLong;
+import org.HdrHistogram.Histogram;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -76,6 +77,14 @@ public final class RouterMetrics implements SchedulerObserver {
         for (int i = 0; i < classes; i++) {
             queueWait[i] = new LatencyHistogram();
         }
+    }
+
+    /**
+     * Queue wait (enqueue to dispatch) of one policy class so far, in microseconds: a copy, safe to read on any
+     * thread while the scheduler records.
+     */
+    public Histogram queueWaitMicros(int classIndex) {
+        return queueWait[classIndex].snapshot();
     }
 
     private volatile Supplier<RouterStatistics> attached;

@@ -107,7 +107,7 @@ class SluiceMainTest {
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         int code;
         try {
-            code = run("demo", "--duration", "20s", "--seed", "7", "--no-journal");
+            code = run("demo", "--in-process", "--duration", "20s", "--seed", "7", "--no-journal");
         } finally {
             System.setOut(original);
         }

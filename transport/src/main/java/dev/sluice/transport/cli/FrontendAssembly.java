@@ -1,0 +1,55 @@
+package dev.sluice.transport.cli;
+
+import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.journal.FailurePolicy;
+import dev.sluice.core.journal.JournalContext;
+import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.spi.RequestClassifierFactory;
+import dev.sluice.transport.frontend.JournalSetup;
+import dev.sluice.transport.frontend.RouterModes;
+import java.nio.file.Path;
+import java.util.OptionalDouble;
+
+/**
+ * The parts of a {@link dev.sluice.transport.frontend.FrontendSettings} that {@code serve} and {@code demo} build
+ * alike from their options: the router's context and the journal's setup. Stateless.
+ */
+final class FrontendAssembly {
+    private FrontendAssembly() {
+    }
+
+    /**
+     * The router for {@code modelName} under the loaded policy.
+     *
+     * @param fallbackClassifier the classifier when the policy names none, or {@code null} for pass-through.
+     * @throws IllegalArgumentException an unknown router mode (the message names it).
+     */
+    static RouterContext router(PolicySource.Loaded policy, String modelName, OptionalDouble threshold,
+                                QueuePolicy queuePolicy, String routerMode,
+                                RequestClassifierFactory fallbackClassifier) {
+        RequestClassifierFactory classifier = policy.classifier() != null ? policy.classifier() : fallbackClassifier;
+        return new RouterContext()
+            .profile(policy.config().profileFor(modelName, threshold, queuePolicy))
+            .classifierFactory(classifier)
+            .workerSelector(RouterModes.parse(routerMode).selector(policy.selector()));
+    }
+
+    /** The classifier type the journal records: the policy's, else {@code fallbackName}. */
+    static String classifierName(PolicySource.Loaded policy, String fallbackName) {
+        return policy.config().requestClassifier().map(c -> c.type()).orElse(fallbackName);
+    }
+
+    /**
+     * The journal's setup, or {@code null} with {@code --no-journal}.
+     *
+     * @param dir the directory given, or {@code null} for a new folder under {@code ./sluice-journal/}.
+     */
+    static JournalSetup journal(boolean noJournal, Path dir, FailurePolicy failure, PolicySource.Loaded policy,
+                                String classifierName, OptionalDouble threshold, QueuePolicy queuePolicy) {
+        if (noJournal) {
+            return null;
+        }
+        return new JournalSetup(new JournalContext(dir != null ? dir : DemoCommand.defaultJournalDir())
+            .failurePolicy(failure), policy.config().source(), policy.text(), classifierName, threshold, queuePolicy);
+    }
+}
