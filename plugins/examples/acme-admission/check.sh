@@ -47,7 +47,7 @@ if ! grep -q 'acme-queue-budget' <<<"$checked"; then
 fi
 
 echo "acme-admission: sluice demo --router-policy-config admission.yaml --plugin-path plugin-path"
-"$SLUICE_ROOT/scripts/sluice" demo --duration 20s --router-policy-config "$example/admission.yaml" \
+"$SLUICE_ROOT/scripts/sluice" demo --in-process --no-journal --duration 20s --router-policy-config "$example/admission.yaml" \
     --plugin-path "$example/plugin-path" >"$example/target/demo.txt"
 
 # The guide's serve command, on one slow simulated worker (speedup 0.05) so that queueing happens for real: the
