@@ -7,6 +7,7 @@ import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.transport.demo.InProcessDemo;
+import dev.sluice.transport.frontend.EngineSetup;
 import dev.sluice.transport.frontend.FrontendSettings;
 import dev.sluice.transport.frontend.JournalSetup;
 import dev.sluice.transport.httpdemo.HttpDemo;
@@ -118,7 +119,8 @@ final class DemoCommand implements Callable<Integer> {
         JournalSetup journal = FrontendAssembly.journal(noJournal, journalDir, journalFailure, policy, classifier,
             threshold, queuePolicy);
         FrontendSettings settings = new FrontendSettings("127.0.0.1", 0, InProcessDemo.MODEL, 4 << 20, 64,
-            OverloadStatus.fromEnvironment(), null, Duration.ofSeconds(10), router, fleet(), workers, journal);
+            OverloadStatus.fromEnvironment(), null, Duration.ofSeconds(10), router,
+            new EngineSetup.Simulated(fleet(), workers), journal);
         String description = policy.classifier() != null ? classifier + " (from the policy file)"
             : String.format("queue budget %d s from ingress; one turn per agent session, later turns park up to %d s",
                 InProcessDemo.QUEUE_BUDGET_NS / 1_000_000_000L, InProcessDemo.PARK_BUDGET_NS / 1_000_000_000L);

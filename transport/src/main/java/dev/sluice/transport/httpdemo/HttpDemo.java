@@ -6,6 +6,7 @@ import dev.sluice.core.router.RouterStatistics;
 import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.engine.EngineLoad;
 import dev.sluice.transport.frontend.Frontend;
+import dev.sluice.transport.frontend.EngineSetup;
 import dev.sluice.transport.frontend.FrontendSettings;
 import dev.sluice.transport.sim.SimEngineContext;
 import java.io.IOException;
@@ -67,7 +68,8 @@ public final class HttpDemo {
         PolicyProfile profile = fs.router().profile();
         ClassTally router = new ClassTally(profile, fs.overloadStatus());
         fs.router().observer(router);
-        int workers = fs.simWorkers();
+        EngineSetup.Simulated fleet = simulated(fs);
+        int workers = fleet.workers();
         long durationNs = settings.duration().toNanos();
         HttpWorkload.Shape shape = new HttpWorkload.Shape(durationNs, 2.0 * workers, 2 * workers, 5.0,
             durationNs / 3, durationNs / 2, 0.05, settings.seed());
@@ -98,7 +100,7 @@ public final class HttpDemo {
                 }
                 wallNs = System.nanoTime() - start;
             }
-            double[] loads = loads(frontend.fleet().engines());
+            double[] loads = loads(frontend.engines());
             hitRate = loads[0];
             preemptions = (long) loads[1];
         }
@@ -129,12 +131,20 @@ public final class HttpDemo {
         return new double[] {ranks == 0 ? 0 : hits / ranks, preemptions};
     }
 
+    /** The demo always runs on the simulated fleet; its settings describe it. */
+    private static EngineSetup.Simulated simulated(FrontendSettings settings) {
+        if (!(settings.engines() instanceof EngineSetup.Simulated fleet)) {
+            throw new IllegalArgumentException("the demo runs on the simulated fleet");
+        }
+        return fleet;
+    }
+
     private static Map<String, String> configuration(Settings settings, HttpWorkload.Shape shape, int calls) {
         FrontendSettings fs = settings.frontend();
-        SimEngineContext engine = fs.simEngine();
+        SimEngineContext engine = simulated(fs).engine();
         Map<String, String> lines = new LinkedHashMap<>();
         lines.put("fleet", String.format("%d simulated workers: %d KV blocks of %d tokens each, "
-                + "max_num_batched_tokens %d, speedup %.1fx, prefix caching %s", fs.simWorkers(),
+                + "max_num_batched_tokens %d, speedup %.1fx, prefix caching %s", simulated(fs).workers(),
             engine.numGpuBlocks(), engine.blockSize(), engine.maxNumBatchedTokens(), engine.speedupRatio(),
             engine.enablePrefixCaching() ? "on" : "off"));
         lines.put("policy", settings.policy() + ": classes " + classNames(fs.router().profile()));
