@@ -7,15 +7,21 @@ import dev.sluice.core.config.PolicyClassSpec;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Installs several observers as one (the journal and the metrics, say): each callback goes to every observer in
- * the order given. The array is fixed at construction, so forwarding allocates nothing. An observer that throws
- * stops the callback for the ones after it (the router's guard counts and logs it): put the journal first.
- * Called on the scheduler thread, like every observer; holds no state of its own.
+ * the order given. The array is fixed at construction, so forwarding allocates nothing. An observer that throws is
+ * contained: the failure is counted and logged (rate-limited), the other observers still get the callback, and
+ * the admission goes on. The router wraps its observer in one of these, so a broken journal or metrics sink never
+ * breaks an admission. Called on the scheduler thread, like every observer.
  */
 public final class CompositeObserver implements SchedulerObserver {
+    private static final Logger LOG = LoggerFactory.getLogger(CompositeObserver.class);
+
     private final SchedulerObserver[] observers;
+    private long failures;
 
     private CompositeObserver(SchedulerObserver[] observers) {
         this.observers = observers;
@@ -29,6 +35,22 @@ public final class CompositeObserver implements SchedulerObserver {
         return observers.length == 1 ? observers[0] : new CompositeObserver(observers.clone());
     }
 
+    /** Always a guarding composite, even of one observer: how the router installs its observer. */
+    static CompositeObserver guarding(SchedulerObserver observer) {
+        return new CompositeObserver(new SchedulerObserver[] {Objects.requireNonNull(observer, "observer")});
+    }
+
+    /** Observer callbacks that threw, so far. */
+    long failures() {
+        return failures;
+    }
+
+    private void failed(String callback, RuntimeException e) {
+        if (failures++ % 10_000 == 0) {
+            LOG.error("scheduler observer failed in {} ({} failures so far)", callback, failures, e);
+        }
+    }
+
     /** The observers, in calling order. */
     public List<SchedulerObserver> observers() {
         return List.of(observers);
@@ -37,70 +59,110 @@ public final class CompositeObserver implements SchedulerObserver {
     @Override
     public void onArrived(long nowNs, RequestView request) {
         for (SchedulerObserver o : observers) {
-            o.onArrived(nowNs, request);
+            try {
+                o.onArrived(nowNs, request);
+            } catch (RuntimeException e) {
+                failed("onArrived", e);
+            }
         }
     }
 
     @Override
     public void onRefused(long nowNs, long lifecycleId, AdmissionRequest request, AdmissionError error) {
         for (SchedulerObserver o : observers) {
-            o.onRefused(nowNs, lifecycleId, request, error);
+            try {
+                o.onRefused(nowNs, lifecycleId, request, error);
+            } catch (RuntimeException e) {
+                failed("onRefused", e);
+            }
         }
     }
 
     @Override
     public void onClassified(long nowNs, RequestView request, Classification.Kind decision) {
         for (SchedulerObserver o : observers) {
-            o.onClassified(nowNs, request, decision);
+            try {
+                o.onClassified(nowNs, request, decision);
+            } catch (RuntimeException e) {
+                failed("onClassified", e);
+            }
         }
     }
 
     @Override
     public void onEnqueued(long nowNs, RequestView request, PolicyClassSpec policyClass) {
         for (SchedulerObserver o : observers) {
-            o.onEnqueued(nowNs, request, policyClass);
+            try {
+                o.onEnqueued(nowNs, request, policyClass);
+            } catch (RuntimeException e) {
+                failed("onEnqueued", e);
+            }
         }
     }
 
     @Override
     public void onRejected(long nowNs, RequestView request, AdmissionError error) {
         for (SchedulerObserver o : observers) {
-            o.onRejected(nowNs, request, error);
+            try {
+                o.onRejected(nowNs, request, error);
+            } catch (RuntimeException e) {
+                failed("onRejected", e);
+            }
         }
     }
 
     @Override
     public void onDispatched(long nowNs, RequestView request, WorkerWithDpRank worker) {
         for (SchedulerObserver o : observers) {
-            o.onDispatched(nowNs, request, worker);
+            try {
+                o.onDispatched(nowNs, request, worker);
+            } catch (RuntimeException e) {
+                failed("onDispatched", e);
+            }
         }
     }
 
     @Override
     public void onResponding(long nowNs, RequestView request) {
         for (SchedulerObserver o : observers) {
-            o.onResponding(nowNs, request);
+            try {
+                o.onResponding(nowNs, request);
+            } catch (RuntimeException e) {
+                failed("onResponding", e);
+            }
         }
     }
 
     @Override
     public void onCompleted(long nowNs, RequestView request, long contextTokens) {
         for (SchedulerObserver o : observers) {
-            o.onCompleted(nowNs, request, contextTokens);
+            try {
+                o.onCompleted(nowNs, request, contextTokens);
+            } catch (RuntimeException e) {
+                failed("onCompleted", e);
+            }
         }
     }
 
     @Override
     public void onAborted(long nowNs, RequestView request, Throwable cause) {
         for (SchedulerObserver o : observers) {
-            o.onAborted(nowNs, request, cause);
+            try {
+                o.onAborted(nowNs, request, cause);
+            } catch (RuntimeException e) {
+                failed("onAborted", e);
+            }
         }
     }
 
     @Override
     public void onRetried(long nowNs, RequestView request) {
         for (SchedulerObserver o : observers) {
-            o.onRetried(nowNs, request);
+            try {
+                o.onRetried(nowNs, request);
+            } catch (RuntimeException e) {
+                failed("onRetried", e);
+            }
         }
     }
 
@@ -108,14 +170,22 @@ public final class CompositeObserver implements SchedulerObserver {
     public void onWorkerJoined(long nowNs, WorkerWithDpRank worker, long maxNumBatchedTokens,
                                OptionalLong totalKvBlocks) {
         for (SchedulerObserver o : observers) {
-            o.onWorkerJoined(nowNs, worker, maxNumBatchedTokens, totalKvBlocks);
+            try {
+                o.onWorkerJoined(nowNs, worker, maxNumBatchedTokens, totalKvBlocks);
+            } catch (RuntimeException e) {
+                failed("onWorkerJoined", e);
+            }
         }
     }
 
     @Override
     public void onWorkerLeft(long nowNs, WorkerWithDpRank worker) {
         for (SchedulerObserver o : observers) {
-            o.onWorkerLeft(nowNs, worker);
+            try {
+                o.onWorkerLeft(nowNs, worker);
+            } catch (RuntimeException e) {
+                failed("onWorkerLeft", e);
+            }
         }
     }
 
@@ -123,9 +193,14 @@ public final class CompositeObserver implements SchedulerObserver {
     @Override
     public AdmissionError arrivalVeto() {
         for (SchedulerObserver o : observers) {
-            AdmissionError veto = o.arrivalVeto();
-            if (veto != null) {
-                return veto;
+            try {
+                AdmissionError veto = o.arrivalVeto();
+                if (veto != null) {
+                    return veto;
+                }
+            } catch (RuntimeException e) {
+                // A veto that cannot be decided admits: a broken observer must not refuse all traffic.
+                failed("arrivalVeto", e);
             }
         }
         return null;

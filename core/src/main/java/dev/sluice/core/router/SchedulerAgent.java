@@ -36,7 +36,7 @@ final class SchedulerAgent implements Agent {
     private final AdmissionFlow flow;
     private final ClassifierHost host;
     private final RouterStats stats;
-    private final GuardedObserver observer;
+    private final CompositeObserver observer;
     private final PeriodicTasks periodic;
     private int eventsThisCycle;
     private boolean draining;
@@ -59,7 +59,7 @@ final class SchedulerAgent implements Agent {
         this.lifecycles = new LifecycleTable(signals, stats, context.maxLiveRequests());
         this.queues = new PolicyQueues(context.profile());
         this.deferrals = new Deferrals(signals, context.maxDeferrals());
-        this.observer = new GuardedObserver(context.observer());
+        this.observer = CompositeObserver.guarding(context.observer());
         this.flow = new AdmissionFlow(host, lifecycles, queues, workers, deferrals, stats, observer, nowNs);
         this.timers = flow.timers();
     }

@@ -119,6 +119,22 @@ class SchedulerObserverTest {
     }
 
     @Test
+    void shouldStillCallTheNextObserverWhenOneThrows() {
+        Transcript transcript = new Transcript();
+        SchedulerObserver broken = new SchedulerObserver() {
+            @Override
+            public void onDispatched(long nowNs, RequestView request, WorkerWithDpRank worker) {
+                throw new IllegalStateException("journal disk full");
+            }
+        };
+        RouterContext context = new RouterContext().observer(CompositeObserver.of(broken, transcript));
+        try (SteppedRouter r = new SteppedRouter(null, context).worker(1, 8192)) {
+            r.submit("a", 1);
+        }
+        assertTrue(transcript.lines.contains("dispatched a 1"), transcript.lines::toString);
+    }
+
+    @Test
     void shouldReportParkDecisionsWhenTheDeadlineDecides() {
         Transcript transcript = new Transcript();
         RecordingClassifier parks = new RecordingClassifier().deciding(req -> Classification.park(req,
