@@ -1,11 +1,9 @@
 package dev.sluice.transport.cli;
 
 import dev.sluice.core.api.OverloadStatus;
-import dev.sluice.core.config.QueuePolicy;
-import dev.sluice.core.journal.FailurePolicy;
-import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.spi.DefaultSelectorSettings;
 import dev.sluice.transport.demo.InProcessDemo;
 import dev.sluice.transport.frontend.EngineSetup;
 import dev.sluice.transport.frontend.FrontendSettings;
@@ -18,8 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -52,35 +48,11 @@ final class DemoCommand implements Callable<Integer> {
         description = "Where to write the HTML report (default: sluice-reports/demo-<timestamp>.html).")
     Path report;
 
-    @Option(names = "--router-policy-config", paramLabel = "FILE",
-        description = "Router-policy YAML (default: $DYN_ROUTER_POLICY_CONFIG, else the bundled demo policy).")
-    Path policyFile;
+    @CommandLine.Mixin
+    PolicyOptions policyOptions = new PolicyOptions();
 
-    @Option(names = "--router-queue-threshold", paramLabel = "FRAC",
-        description = "Busy threshold (fraction of max_num_batched_tokens) for a model without a policy profile; "
-            + "unset: such a model never queues.")
-    Double queueThreshold;
-
-    @Option(names = "--router-queue-policy", paramLabel = "POLICY", defaultValue = "fcfs",
-        description = "Queue policy for a model without a policy profile: fcfs or wspt (default: ${DEFAULT-VALUE}).")
-    QueuePolicy queuePolicy;
-
-    @Option(names = "--plugin-path", paramLabel = "DIR", description = "Directories of plugin jars to link.")
-    List<Path> pluginPath = new ArrayList<>();
-
-    @Option(names = "--journal-dir", paramLabel = "DIR",
-        description = "Journal every admission decision here (default: a new timestamped folder under "
-            + "./sluice-journal/).")
-    Path journalDir;
-
-    @Option(names = "--no-journal", description = "Do not journal.")
-    boolean noJournal;
-
-    @Option(names = "--journal-on-failure", paramLabel = "POLICY", defaultValue = "fail_closed",
-        description = "When the journal cannot write: continue (admission goes on, lost records are counted) or "
-            + "fail_closed (new arrivals are refused with 503 journal_unavailable; a journal that cannot open stops"
-            + " the demo). Default: ${DEFAULT-VALUE}.")
-    FailurePolicy journalFailure;
+    @CommandLine.Mixin
+    JournalOptions journalOptions = new JournalOptions();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -90,12 +62,12 @@ final class DemoCommand implements Callable<Integer> {
         validate();
         PolicySource.Loaded policy;
         try {
-            policy = PolicySource.load(policyFile, pluginPath);
+            policy = policyOptions.load(DefaultSelectorSettings.DEFAULTS);
         } catch (PolicySource.StartupException e) {
             spec.commandLine().getErr().println("sluice: " + e.getMessage());
             return 2;
         }
-        OptionalDouble threshold = queueThreshold == null ? OptionalDouble.empty() : OptionalDouble.of(queueThreshold);
+        OptionalDouble threshold = policyOptions.threshold(spec.commandLine());
         try {
             return (inProcess ? inProcess(policy, threshold) : overHttp(policy, threshold)) ? 0 : 1;
         } catch (JournalException | IOException e) {
@@ -105,19 +77,19 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private boolean inProcess(PolicySource.Loaded policy, OptionalDouble threshold) throws JournalException {
-        JournalContext journal = noJournal ? null
-            : new JournalContext(journalDir != null ? journalDir : defaultJournalDir()).failurePolicy(journalFailure);
         return InProcessDemo.run(new InProcessDemo.Settings(duration.toNanos(), workers, seed, policy.config(),
-            policy.classifier(), policy.selector(), threshold, queuePolicy, policy.text(), journal), System.out);
+            policy.classifier(), policy.selector(), threshold, policyOptions.queuePolicy, policy.text(),
+            journalOptions.context()), System.out);
     }
 
     private boolean overHttp(PolicySource.Loaded policy, OptionalDouble threshold)
         throws JournalException, IOException, InterruptedException {
-        RouterContext router = FrontendAssembly.router(policy, InProcessDemo.MODEL, threshold, queuePolicy, "kv",
+        RouterContext router = FrontendAssembly.router(policy, InProcessDemo.MODEL, threshold,
+            policyOptions.queuePolicy, "kv",
             InProcessDemo.sessionTurnClassifier()).randomSeed(seed);
         String classifier = FrontendAssembly.classifierName(policy, InProcessDemo.DEMO_CLASSIFIER);
-        JournalSetup journal = FrontendAssembly.journal(noJournal, journalDir, journalFailure, policy, classifier,
-            threshold, queuePolicy);
+        JournalSetup journal = FrontendAssembly.journal(journalOptions.context(), policy, classifier, threshold,
+            policyOptions.queuePolicy);
         FrontendSettings settings = new FrontendSettings("127.0.0.1", 0, InProcessDemo.MODEL, 4 << 20, 64,
             OverloadStatus.fromEnvironment(), null, Duration.ofSeconds(10), router,
             new EngineSetup.Simulated(fleet(), workers), journal);
@@ -152,19 +124,7 @@ final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--duration must be more than 0 and at most 1h, was " + duration);
         }
-        if (queueThreshold != null && (!Double.isFinite(queueThreshold) || queueThreshold < 0)) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                "--router-queue-threshold must be finite and non-negative, was " + queueThreshold);
-        }
-        if (noJournal && journalDir != null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--no-journal and --journal-dir exclude "
-                + "each other");
-        }
-    }
-
-    /** {@code ./sluice-journal/<UTC timestamp>}, a new folder per run (git-ignored). */
-    static Path defaultJournalDir() {
-        return Path.of("sluice-journal", stamp());
+        journalOptions.validate(spec.commandLine());
     }
 
     /** {@code ./sluice-reports/demo-<UTC timestamp>.html} (git-ignored). */
@@ -172,7 +132,7 @@ final class DemoCommand implements Callable<Integer> {
         return Path.of("sluice-reports", "demo-" + stamp() + ".html");
     }
 
-    private static String stamp() {
+    static String stamp() {
         return DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(ZoneOffset.UTC).format(Instant.now());
     }
 }

@@ -1,13 +1,11 @@
 package dev.sluice.transport.cli;
 
 import dev.sluice.core.config.QueuePolicy;
-import dev.sluice.core.journal.FailurePolicy;
 import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.transport.frontend.JournalSetup;
 import dev.sluice.transport.frontend.RouterModes;
-import java.nio.file.Path;
 import java.util.OptionalDouble;
 
 /**
@@ -39,17 +37,13 @@ final class FrontendAssembly {
         return policy.config().requestClassifier().map(c -> c.type()).orElse(fallbackName);
     }
 
-    /**
-     * The journal's setup, or {@code null} with {@code --no-journal}.
-     *
-     * @param dir the directory given, or {@code null} for a new folder under {@code ./sluice-journal/}.
-     */
-    static JournalSetup journal(boolean noJournal, Path dir, FailurePolicy failure, PolicySource.Loaded policy,
-                                String classifierName, OptionalDouble threshold, QueuePolicy queuePolicy) {
-        if (noJournal) {
+    /** The journal's setup for {@code context} ({@code null} with {@code --no-journal}: no journal). */
+    static JournalSetup journal(JournalContext context, PolicySource.Loaded policy, String classifierName,
+                                OptionalDouble threshold, QueuePolicy queuePolicy) {
+        if (context == null) {
             return null;
         }
-        return new JournalSetup(new JournalContext(dir != null ? dir : DemoCommand.defaultJournalDir())
-            .failurePolicy(failure), policy.config().source(), policy.text(), classifierName, threshold, queuePolicy);
+        return new JournalSetup(context, policy.config().source(), policy.text(), classifierName, threshold,
+            queuePolicy);
     }
 }

@@ -2,7 +2,6 @@ package dev.sluice.transport.cli;
 
 import dev.sluice.core.api.OverloadStatus;
 import dev.sluice.core.config.QueuePolicy;
-import dev.sluice.core.journal.FailurePolicy;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.DefaultSelectorSettings;
@@ -13,10 +12,7 @@ import dev.sluice.transport.frontend.JournalSetup;
 import dev.sluice.transport.frontend.RouterModes;
 import io.helidon.http.HeaderNames;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -51,18 +47,6 @@ final class ServeCommand implements Callable<Integer> {
         description = "kv (KV-cache-aware selection), round-robin or random (default: ${DEFAULT-VALUE}).")
     String routerMode;
 
-    @Option(names = "--router-policy-config", paramLabel = "FILE",
-        description = "Router-policy YAML (default: $DYN_ROUTER_POLICY_CONFIG, else the bundled demo policy).")
-    Path policyFile;
-
-    @Option(names = "--router-queue-threshold", paramLabel = "FRAC",
-        description = "Busy threshold for a model without a policy profile; unset: it never queues.")
-    Double queueThreshold;
-
-    @Option(names = "--router-queue-policy", defaultValue = "fcfs", paramLabel = "POLICY",
-        description = "Queue policy for a model without a policy profile: fcfs or wspt (default: ${DEFAULT-VALUE}).")
-    QueuePolicy queuePolicy;
-
     @Option(names = "--kv-overlap-score-weight", defaultValue = "1.0", paramLabel = "W",
         description = "Weight of cached prefix blocks in the built-in selector's cost (default: ${DEFAULT-VALUE}).")
     double overlapWeight;
@@ -70,9 +54,6 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--router-temperature", defaultValue = "0.0", paramLabel = "T",
         description = "0 picks the cheapest worker; above 0 samples by cost (default: ${DEFAULT-VALUE}).")
     double temperature;
-
-    @Option(names = "--plugin-path", paramLabel = "DIR", description = "Directories of plugin jars to link.")
-    List<Path> pluginPath = new ArrayList<>();
 
     @Option(names = "--sim-workers", defaultValue = "4", paramLabel = "N",
         description = "Simulated workers (default: ${DEFAULT-VALUE}).")
@@ -102,17 +83,11 @@ final class ServeCommand implements Callable<Integer> {
         description = "How long dispatched requests may finish at shutdown (default: ${DEFAULT-VALUE}).")
     Duration gracePeriod;
 
-    @Option(names = "--journal-dir", paramLabel = "DIR",
-        description = "Where to journal (default: a new folder under ./sluice-journal).")
-    Path journalDir;
+    @CommandLine.Mixin
+    PolicyOptions policyOptions = new PolicyOptions();
 
-    @Option(names = "--no-journal", description = "Do not journal.")
-    boolean noJournal;
-
-    @Option(names = "--journal-on-failure", defaultValue = "continue", paramLabel = "POLICY",
-        description = "When the journal cannot write: continue (admission goes on, lost records are counted) or "
-            + "fail_closed (new arrivals are refused with 503 journal_unavailable) (default: ${DEFAULT-VALUE}).")
-    FailurePolicy journalFailure;
+    @CommandLine.Mixin
+    JournalOptions journalOptions = new JournalOptions();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -129,15 +104,15 @@ final class ServeCommand implements Callable<Integer> {
         }
         PolicySource.Loaded policy;
         try {
-            policy = PolicySource.load(policyFile, pluginPath, new DefaultSelectorSettings(overlapWeight,
-                temperature));
+            policy = policyOptions.load(new DefaultSelectorSettings(overlapWeight, temperature));
         } catch (PolicySource.StartupException e) {
             spec.commandLine().getErr().println("sluice: " + e.getMessage());
             return 2;
         }
-        OptionalDouble threshold = queueThreshold == null ? OptionalDouble.empty() : OptionalDouble.of(queueThreshold);
+        OptionalDouble threshold = policyOptions.threshold(spec.commandLine());
+        QueuePolicy queuePolicy = policyOptions.queuePolicy;
         RouterContext router = FrontendAssembly.router(policy, modelName, threshold, queuePolicy, routerMode, null);
-        JournalSetup journal = FrontendAssembly.journal(noJournal, journalDir, journalFailure, policy,
+        JournalSetup journal = FrontendAssembly.journal(journalOptions.context(), policy,
             FrontendAssembly.classifierName(policy, "default"), threshold, queuePolicy);
         FrontendSettings settings;
         try {
@@ -173,14 +148,8 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private void validate() {
-        if (queueThreshold != null && (!Double.isFinite(queueThreshold) || queueThreshold < 0)) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                "--router-queue-threshold must be finite and non-negative, was " + queueThreshold);
-        }
-        if (noJournal && journalDir != null) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                "--no-journal and --journal-dir exclude each other");
-        }
+        policyOptions.threshold(spec.commandLine());
+        journalOptions.validate(spec.commandLine());
         try {
             RouterModes.parse(routerMode);
         } catch (IllegalArgumentException e) {

@@ -1,0 +1,46 @@
+package dev.sluice.transport.cli;
+
+import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.spi.DefaultSelectorSettings;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/** The router-policy options shared by {@code demo} and {@code serve}, in Dynamo's words. */
+final class PolicyOptions {
+    @Option(names = "--router-policy-config", paramLabel = "FILE",
+        description = "Router-policy YAML (default: $DYN_ROUTER_POLICY_CONFIG, else the bundled demo policy).")
+    Path policyFile;
+
+    @Option(names = "--router-queue-threshold", paramLabel = "FRAC",
+        description = "Busy threshold (fraction of max_num_batched_tokens) for a model without a policy profile; "
+            + "unset: such a model never queues.")
+    Double queueThreshold;
+
+    @Option(names = "--router-queue-policy", defaultValue = "fcfs", paramLabel = "POLICY",
+        description = "Queue policy for a model without a policy profile: fcfs or wspt (default: ${DEFAULT-VALUE}).")
+    QueuePolicy queuePolicy;
+
+    @Option(names = "--plugin-path", paramLabel = "DIR", description = "Directories of plugin jars to link.")
+    List<Path> pluginPath = new ArrayList<>();
+
+    /** The fallback threshold, checked: finite and non-negative. */
+    OptionalDouble threshold(CommandLine commandLine) {
+        if (queueThreshold == null) {
+            return OptionalDouble.empty();
+        }
+        if (!Double.isFinite(queueThreshold) || queueThreshold < 0) {
+            throw new CommandLine.ParameterException(commandLine,
+                "--router-queue-threshold must be finite and non-negative, was " + queueThreshold);
+        }
+        return OptionalDouble.of(queueThreshold);
+    }
+
+    /** The policy and the plugins it selects; a bad file or plugin is a {@link PolicySource.StartupException}. */
+    PolicySource.Loaded load(DefaultSelectorSettings selectorDefaults) throws PolicySource.StartupException {
+        return PolicySource.load(policyFile, pluginPath, selectorDefaults);
+    }
+}
