@@ -4,6 +4,7 @@ import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyClassSpec;
+import dev.sluice.core.kv.KvEvent;
 import dev.sluice.core.router.AdmissionRequest;
 import dev.sluice.core.router.RequestView;
 import dev.sluice.core.router.SchedulerObserver;
@@ -55,6 +56,7 @@ abstract class EncodingObserver implements SchedulerObserver {
         try {
             out.writeLong(request.lifecycleId());
             RecordEncoder.request(out, request);
+            RecordEncoder.promptBlocks(out, request);
             commit();
         } catch (RuntimeException | InternalError e) {
             abandon(e);
@@ -215,6 +217,42 @@ abstract class EncodingObserver implements SchedulerObserver {
             commit();
         } catch (RuntimeException | InternalError e) {
             abandon(e);
+        }
+    }
+
+    @Override
+    public void onKvEvent(long nowNs, KvEvent event) {
+        Bytes<?> out = start(RecordType.KV_EVENT, nowNs);
+        if (out == null) {
+            return;
+        }
+        try {
+            RecordEncoder.worker(out, event.worker());
+            out.writeLong(event.eventId());
+            switch (event) {
+                case KvEvent.Stored stored -> {
+                    out.writeByte((byte) 0);
+                    out.writeBoolean(stored.hasParent());
+                    out.writeLong(stored.parentSequenceHash());
+                    longs(out, stored.sequenceHashes());
+                    longs(out, stored.localHashes());
+                }
+                case KvEvent.Removed removed -> {
+                    out.writeByte((byte) 1);
+                    longs(out, removed.sequenceHashes());
+                }
+                case KvEvent.Cleared cleared -> out.writeByte((byte) 2);
+            }
+            commit();
+        } catch (RuntimeException | InternalError e) {
+            abandon(e);
+        }
+    }
+
+    private static void longs(Bytes<?> out, long[] values) {
+        out.writeInt(values.length);
+        for (long value : values) {
+            out.writeLong(value);
         }
     }
 

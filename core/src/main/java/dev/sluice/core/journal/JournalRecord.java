@@ -5,6 +5,7 @@ import dev.sluice.core.api.ErrorClass;
 import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.kv.KvEvent;
 import dev.sluice.core.router.RequestView;
 
 /**
@@ -60,9 +61,18 @@ public sealed interface JournalRecord {
         }
     }
 
-    record Arrived(long timeNs, long lifecycleId, Request request) implements JournalRecord {
+    /** {@code promptBlockHashes}: the local hashes of the prompt's complete blocks (empty in older journals). */
+    record Arrived(long timeNs, long lifecycleId, Request request, long[] promptBlockHashes) implements JournalRecord {
         public RecordType type() {
             return RecordType.ARRIVED;
+        }
+
+        /** Content-based, so that recorded and replayed arrivals compare equal as text. */
+        @Override
+        public String toString() {
+            return "Arrived[timeNs=" + timeNs + ", lifecycleId=" + lifecycleId + ", request=" + request
+                + ", promptBlocks=" + promptBlockHashes.length + "/" + Integer.toHexString(
+                java.util.Arrays.hashCode(promptBlockHashes)) + "]";
         }
     }
 
@@ -138,6 +148,13 @@ public sealed interface JournalRecord {
     record WorkerLeft(long timeNs, WorkerWithDpRank worker) implements JournalRecord {
         public RecordType type() {
             return RecordType.WORKER_LEFT;
+        }
+    }
+
+    /** An engine's KV-cache event as the router received it. */
+    record KvEventRecord(long timeNs, KvEvent event) implements JournalRecord {
+        public RecordType type() {
+            return RecordType.KV_EVENT;
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.sluice.core.api.ErrorClass;
 import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.kv.KvEvent;
 import dev.sluice.core.router.RequestView;
 import net.openhft.chronicle.bytes.Bytes;
 
@@ -28,7 +29,8 @@ final class RecordDecoder {
         long t = in.readLong();
         return switch (type) {
             case HEADER -> header(in, t);
-            case ARRIVED -> new JournalRecord.Arrived(t, in.readLong(), request(in));
+            case ARRIVED -> new JournalRecord.Arrived(t, in.readLong(), request(in),
+                in.readRemaining() >= Integer.BYTES ? longs(in) : new long[0]);
             case REFUSED -> new JournalRecord.Refused(t, in.readLong(), request(in), error(in));
             case CLASSIFIED -> new JournalRecord.Classified(t, in.readLong(), KINDS[in.readByte()], overrides(in));
             case ENQUEUED -> new JournalRecord.Enqueued(t, in.readLong(), in.readInt(), in.readUtf8(), in.readUtf8(),
@@ -42,7 +44,33 @@ final class RecordDecoder {
             case RETRIED -> new JournalRecord.Retried(t, in.readLong());
             case WORKER_JOINED -> new JournalRecord.WorkerJoined(t, worker(in), in.readLong(), in.readLong());
             case WORKER_LEFT -> new JournalRecord.WorkerLeft(t, worker(in));
+            case KV_EVENT -> new JournalRecord.KvEventRecord(t, kvEvent(in));
         };
+    }
+
+    private static KvEvent kvEvent(Bytes<?> in) {
+        WorkerWithDpRank worker = worker(in);
+        long eventId = in.readLong();
+        byte kind = in.readByte();
+        return switch (kind) {
+            case 0 -> {
+                boolean hasParent = in.readBoolean();
+                long parent = in.readLong();
+                long[] sequence = longs(in);
+                long[] local = longs(in);
+                yield new KvEvent.Stored(worker, eventId, hasParent, parent, sequence, local);
+            }
+            case 1 -> new KvEvent.Removed(worker, eventId, longs(in));
+            default -> new KvEvent.Cleared(worker, eventId);
+        };
+    }
+
+    private static long[] longs(Bytes<?> in) {
+        long[] values = new long[in.readInt()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = in.readLong();
+        }
+        return values;
     }
 
     private static JournalRecord.Header header(Bytes<?> in, long t) {

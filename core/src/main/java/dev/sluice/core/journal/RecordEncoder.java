@@ -42,6 +42,15 @@ final class RecordEncoder {
         session(out, r.sessionContext());
     }
 
+    /** The prompt's block hashes, appended to ARRIVED (a replay matches them against the recorded KV events). */
+    static void promptBlocks(Bytes<?> out, RequestView r) {
+        int blocks = r.promptBlocks();
+        out.writeInt(blocks);
+        for (int i = 0; i < blocks; i++) {
+            out.writeLong(r.promptBlockHash(i));
+        }
+    }
+
     /** The arrival block of a refused request; it never got a lifecycle, so its ingress time is the refusal's. */
     static void request(Bytes<?> out, long nowNs, AdmissionRequest r) {
         out.writeLong(nowNs);

@@ -17,7 +17,9 @@ public enum RecordType {
     ABORTED(10),
     RETRIED(11),
     WORKER_JOINED(12),
-    WORKER_LEFT(13);
+    WORKER_LEFT(13),
+    /** Added after the first release of format 1; readers that do not know it skip it. */
+    KV_EVENT(14);
 
     private static final RecordType[] BY_CODE = new RecordType[16];
 

@@ -30,6 +30,14 @@ public sealed interface KvEvent {
                 throw new IllegalArgumentException("sequenceHashes and localHashes differ in length");
             }
         }
+
+        @Override
+        public String toString() {
+            return "Stored[worker=" + worker + ", eventId=" + eventId + ", parent=" + (hasParent
+                ? Long.toHexString(parentSequenceHash) : "none") + ", sequenceHashes="
+                + java.util.Arrays.toString(sequenceHashes) + ", localHashes=" + java.util.Arrays.toString(localHashes)
+                + "]";
+        }
     }
 
     /** Complete blocks evicted or destroyed, by sequence hash. */
@@ -37,6 +45,12 @@ public sealed interface KvEvent {
         public Removed {
             Objects.requireNonNull(worker, "worker");
             Objects.requireNonNull(sequenceHashes, "sequenceHashes");
+        }
+
+        @Override
+        public String toString() {
+            return "Removed[worker=" + worker + ", eventId=" + eventId + ", sequenceHashes="
+                + java.util.Arrays.toString(sequenceHashes) + "]";
         }
     }
 

@@ -170,6 +170,16 @@ public final class AdmissionRequest {
             return this;
         }
 
+        /**
+         * The local hashes of the prompt's complete KV blocks, when the tokens themselves are gone (a replay of a
+         * journal): the sequence hashes are derived from them. Does not change the input size.
+         */
+        public Builder promptBlockHashes(long[] localHashes) {
+            this.localBlockHashes = localHashes.clone();
+            this.sequenceBlockHashes = BlockHasher.sequenceHashes(this.localBlockHashes);
+            return this;
+        }
+
         /** The caller's tenant (from a trusted header or the API key); {@code null} for none. */
         public Builder tenant(String name) {
             this.tenant = name;

@@ -4,6 +4,7 @@ import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyClassSpec;
+import dev.sluice.core.kv.KvEvent;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -185,6 +186,17 @@ public final class CompositeObserver implements SchedulerObserver {
                 o.onWorkerLeft(nowNs, worker);
             } catch (RuntimeException e) {
                 failed("onWorkerLeft", e);
+            }
+        }
+    }
+
+    @Override
+    public void onKvEvent(long nowNs, KvEvent event) {
+        for (SchedulerObserver o : observers) {
+            try {
+                o.onKvEvent(nowNs, event);
+            } catch (RuntimeException e) {
+                failed("onKvEvent", e);
             }
         }
     }

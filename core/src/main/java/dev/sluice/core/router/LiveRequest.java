@@ -118,6 +118,16 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
         return localHashes;
     }
 
+    @Override
+    public int promptBlocks() {
+        return localHashes.length;
+    }
+
+    @Override
+    public long promptBlockHash(int block) {
+        return localHashes[block];
+    }
+
     long[] sequenceBlockHashes() {
         return sequenceHashes;
     }

@@ -64,6 +64,12 @@ public interface RequestView {
     /** The worker the request was last placed on, or {@code null} before dispatch. */
     WorkerWithDpRank worker();
 
+    /** Complete KV blocks of the prompt the router matched against caches (0 when its tokens were not given). */
+    int promptBlocks();
+
+    /** The local hash of prompt block {@code block} (0 ≤ block < {@link #promptBlocks()}). */
+    long promptBlockHash(int block);
+
     /** The physical class index in the profile, once enqueued; else -1. */
     int classIndex();
 

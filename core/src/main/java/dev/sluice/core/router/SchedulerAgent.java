@@ -127,7 +127,10 @@ final class SchedulerAgent implements Agent {
                 }
                 flow.workersChanged();
             }
-            case KV_EVENT -> workers.apply(event.kvEvent);
+            case KV_EVENT -> {
+                workers.apply(event.kvEvent);
+                observer.onKvEvent(nowNs, event.kvEvent);
+            }
             case DRAIN -> drain();
             default -> lifecycle(event);
         }

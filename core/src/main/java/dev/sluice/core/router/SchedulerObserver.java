@@ -4,6 +4,7 @@ import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyClassSpec;
+import dev.sluice.core.kv.KvEvent;
 import java.util.OptionalLong;
 
 /**
@@ -57,6 +58,10 @@ public interface SchedulerObserver {
     }
 
     default void onWorkerLeft(long nowNs, WorkerWithDpRank worker) {
+    }
+
+    /** An engine's KV-cache event reached the router (an input: it decides cache buckets and placement). */
+    default void onKvEvent(long nowNs, KvEvent event) {
     }
 
     /**

@@ -56,6 +56,11 @@ final class JournalFixtures {
         r.router.workerJoined(WorkerWithDpRank.of(1), 2048, OptionalLong.of(4096));
         r.router.workerJoined(new WorkerWithDpRank(2, 1), 1024, OptionalLong.empty());
         r.step();
+        r.router.kvEvent(new dev.sluice.core.kv.KvEvent.Stored(WorkerWithDpRank.of(1), 0, true, 77L,
+            new long[] {11L, 12L}, new long[] {21L, 22L}));
+        r.router.kvEvent(new dev.sluice.core.kv.KvEvent.Removed(WorkerWithDpRank.of(1), 1, new long[] {12L}));
+        r.router.kvEvent(new dev.sluice.core.kv.KvEvent.Cleared(new WorkerWithDpRank(2, 1), 0));
+        r.step();
         long a = r.submit(AdmissionRequest.builder("a-1").inputTokens(300).tenant("acme").policyClass("interactive")
             .sessionContext(new SessionContext("s-1", "s-0", SessionContext.Finality.FINAL,
                 SessionContext.InputTrigger.TOOL_RESULT))

@@ -48,6 +48,27 @@ class JournalRoundTripTest {
     }
 
     @Test
+    void shouldKeepTheEnginesKvEventsForReplay() throws JournalException {
+        List<dev.sluice.core.kv.KvEvent> events = recordScenario().stream()
+            .filter(rec -> rec instanceof JournalRecord.KvEventRecord)
+            .map(rec -> ((JournalRecord.KvEventRecord) rec).event()).toList();
+        assertEquals(3, events.size());
+        dev.sluice.core.kv.KvEvent.Stored stored = assertInstanceOf(dev.sluice.core.kv.KvEvent.Stored.class,
+            events.get(0));
+        assertEquals(WorkerWithDpRank.of(1), stored.worker());
+        assertTrue(stored.hasParent());
+        assertEquals(77L, stored.parentSequenceHash());
+        assertEquals(List.of(11L, 12L), java.util.Arrays.stream(stored.sequenceHashes()).boxed().toList());
+        assertEquals(List.of(21L, 22L), java.util.Arrays.stream(stored.localHashes()).boxed().toList());
+        dev.sluice.core.kv.KvEvent.Removed removed = assertInstanceOf(dev.sluice.core.kv.KvEvent.Removed.class,
+            events.get(1));
+        assertEquals(1, removed.eventId());
+        assertEquals(12L, removed.sequenceHashes()[0]);
+        assertEquals(new WorkerWithDpRank(2, 1),
+            assertInstanceOf(dev.sluice.core.kv.KvEvent.Cleared.class, events.get(2)).worker());
+    }
+
+    @Test
     void shouldKeepTheHeaderWithThePolicyAndItsFingerprint() throws JournalException {
         JournalRecord.Header header = assertInstanceOf(JournalRecord.Header.class, recordScenario().get(0));
         assertEquals(JournalHeader.FORMAT_VERSION, header.formatVersion());

@@ -174,10 +174,10 @@ public final class HttpDemo {
         out.printf("  journal      %s%n", dir);
         out.printf("               scripts/sluice journal show %s --request chat-1%n", dir);
         out.printf("               scripts/sluice journal stats %s   |   scripts/sluice journal verify %s%n", dir, dir);
-        out.println("               replay: not for this run yet. The journal does not record the engines' KV-cache"
-            + " events,");
-        out.println("               which decide cache buckets and placement, so `scripts/sluice replay DIR --verify`");
-        out.println("               differs from the first cache hit on (it reproduces `demo --in-process` journals).");
+        out.printf("               scripts/sluice replay %s --verify%n", dir);
+        out.println("               (replays every input, the engines' KV-cache events included, on a virtual clock;"
+            + " inputs the live");
+        out.println("               router took in the same instant may dispatch in another order, which it reports)");
     }
 
     /** Relative to the working directory when inside it: shorter, and what the user typed. */

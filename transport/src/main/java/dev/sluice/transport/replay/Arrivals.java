@@ -9,7 +9,17 @@ final class Arrivals {
     private Arrivals() {
     }
 
+    /** The recorded arrival, with its prompt's block hashes so that the replayed router matches caches too. */
+    static AdmissionRequest request(JournalRecord.Arrived arrived) {
+        return builder(arrived.request()).promptBlockHashes(arrived.promptBlockHashes())
+            .inputTokens(arrived.request().inputTokens()).build();
+    }
+
     static AdmissionRequest request(JournalRecord.Request r) {
+        return builder(r).build();
+    }
+
+    private static AdmissionRequest.Builder builder(JournalRecord.Request r) {
         AdmissionRequest.Builder builder = AdmissionRequest.builder(r.requestId()).inputTokens(r.inputTokens())
             .policyClass(r.policyClass()).tenant(r.tenant()).pinnedWorker(r.pinnedWorker())
             .strictPriority(r.strictPriority()).priorityJump(r.priorityJump());
@@ -17,6 +27,6 @@ final class Arrivals {
             builder.sessionContext(new SessionContext(r.sessionId(), r.parentSessionId(), r.finality(),
                 r.inputTrigger()));
         }
-        return builder.build();
+        return builder;
     }
 }

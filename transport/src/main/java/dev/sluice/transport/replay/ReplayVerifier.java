@@ -76,7 +76,7 @@ public final class ReplayVerifier {
         switch (record) {
             case JournalRecord.Arrived a -> {
                 classifier.expect(a.lifecycleId());
-                long id = router.submit(Arrivals.request(a.request()), a.request().ingressAt(), IGNORE);
+                long id = router.submit(Arrivals.request(a), a.request().ingressAt(), IGNORE);
                 recordedToReplay.put(a.lifecycleId(), id);
                 replayToRecorded.put(id, a.lifecycleId());
             }
@@ -98,6 +98,7 @@ public final class ReplayVerifier {
             case JournalRecord.WorkerJoined w -> router.workerJoined(w.worker(), w.maxNumBatchedTokens(),
                 w.totalKvBlocks() >= 0 ? java.util.OptionalLong.of(w.totalKvBlocks()) : java.util.OptionalLong.empty());
             case JournalRecord.WorkerLeft w -> router.workerLeft(w.worker());
+            case JournalRecord.KvEventRecord k -> router.kvEvent(k.event());
             default -> {
             }
         }

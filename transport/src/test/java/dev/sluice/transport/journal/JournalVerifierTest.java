@@ -22,7 +22,7 @@ class JournalVerifierTest {
 
     private static JournalRecord.Arrived arrived(long id, long t) {
         return new JournalRecord.Arrived(t, id, new JournalRecord.Request("req-" + id, t, 100, null, null, null, null,
-            null, null, 0, 0, null));
+            null, null, 0, 0, null), new long[0]);
     }
 
     /** A well-formed lifecycle: arrived, admitted, enqueued (due at 50), dispatched at 20, responding, completed. */
