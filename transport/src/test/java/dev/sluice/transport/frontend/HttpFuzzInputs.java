@@ -11,9 +11,11 @@ import java.util.Random;
 final class HttpFuzzInputs {
     static final String[] WRONG_TYPES = {"1", "-1", "1.5", "true", "null", "[]", "{}", "\"\"", "[1,2]",
         "{\"a\":1}", "\"x\"", "1e999"};
+
     /** Each is a 400: malformed, out of range, or more than the simulated engine's KV cache can ever hold. */
-    static final String[] ABSURD_MAX_TOKENS = {"0", "-1", "2147483647", "100000", "2147483648", "9223372036854775808", "1e308", "1.5",
-        "\"16\"", "-9223372036854775808", "99999999999999999999999999", "[]", "true"};
+    static final String[] ABSURD_MAX_TOKENS = {"0", "-1", "2147483647", "100000", "2147483648",
+        "9223372036854775808", "1e308", "1.5", "\"16\"", "-9223372036854775808",
+        "99999999999999999999999999", "[]", "true"};
     static final Map<String, String[]> BAD_HEADERS = Map.of(
         "x-dynamo-request-priority", new String[] {"abc", "NaN", "Infinity", "-Infinity", "1e999", "0x10", "--1"},
         "x-dynamo-request-strict-priority", new String[] {"-1", "high", "1.5", "99999999999", "NaN", "0x1"},

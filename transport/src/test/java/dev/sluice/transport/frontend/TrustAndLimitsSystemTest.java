@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Trust and bounded state through real HTTP: privileged headers from clients outside {@code --trusted-source} are
  * ignored and counted, honoured from inside and by default; the live-request limit (the overload status), the body
- * limit (413) and Helidon's header limit (400) answer clear statuses; errors carry no plugin-private text; {@code /metrics} does not grow with distinct request,
- * session or tenant ids.
+ * limit (413) and Helidon's header limit (400) answer clear statuses; errors carry no plugin-private text;
+ * {@code /metrics} does not grow with distinct request, session or tenant ids.
  */
 class TrustAndLimitsSystemTest {
     private static final String MODEL = "trust-model";
@@ -98,11 +98,7 @@ class TrustAndLimitsSystemTest {
                     socket.close();
                 }
             }
-            long giveUp = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (frontend.router().stats().live() > 0 && System.nanoTime() < giveUp) {
-                Thread.sleep(5);
-            }
-            assertEquals(0, frontend.router().stats().live());
+            awaitLiveZero(frontend);
             assertEquals(200, RawHttp.exchange(frontend.port(), RawHttp.post("/v1/completions", Map.of(), BODY))
                 .status());
         }
@@ -122,6 +118,18 @@ class TrustAndLimitsSystemTest {
             assertTrue(header.text().contains("Connection: close"), header.text());
             assertEquals(200, RawHttp.exchange(frontend.port(), RawHttp.post("/v1/completions", Map.of(), BODY))
                 .status());
+        }
+    }
+
+    @Test
+    void shouldAnswer400ToAMaxTokensNoEngineCanHold() throws Exception {
+        try (Frontend frontend = start(List.of(), new RouterContext(), 50)) {
+            RawHttp.Response response = RawHttp.exchange(frontend.port(), RawHttp.post("/v1/completions", Map.of(),
+                ("{\"model\":\"" + MODEL + "\",\"prompt\":\"hi\",\"max_tokens\":2147483647}")
+                    .getBytes(StandardCharsets.UTF_8)));
+            assertEquals(400, response.status(), response.text());
+            assertTrue(response.body().contains("\"code\":\"engine_rejected\""), response.body());
+            awaitLiveZero(frontend);
         }
     }
 
@@ -154,6 +162,14 @@ class TrustAndLimitsSystemTest {
         assertEquals(12, in.readNBytes(head, 0, 12));
         assertEquals("HTTP/1.1 200", new String(head, StandardCharsets.ISO_8859_1));
         return socket;
+    }
+
+    private static void awaitLiveZero(Frontend frontend) throws InterruptedException {
+        long giveUp = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (frontend.router().stats().live() > 0 && System.nanoTime() < giveUp) {
+            Thread.sleep(5);
+        }
+        assertEquals(0, frontend.router().stats().live());
     }
 
     private static String metrics(Frontend frontend) throws Exception {
