@@ -10,6 +10,7 @@ import dev.sluice.transport.frontend.Frontend;
 import dev.sluice.transport.frontend.FrontendSettings;
 import dev.sluice.transport.frontend.JournalSetup;
 import dev.sluice.transport.frontend.RouterModes;
+import dev.sluice.transport.frontend.TrustedSources;
 import io.helidon.http.HeaderNames;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -78,6 +79,11 @@ final class ServeCommand implements Callable<Integer> {
         description = "The request header naming the tenant (for per-tenant plugins such as token-rate-limit).")
     String tenantHeader;
 
+    @Option(names = "--trusted-source", paramLabel = "CIDR",
+        description = "Honour priority, policy-class, session and tenant headers only from these client address"
+            + " ranges (repeatable, e.g. 10.0.0.0/8); others have them ignored and counted. Default: every client.")
+    List<String> trustedSources = new ArrayList<>();
+
     @Option(names = "--grace-period", defaultValue = "30s", paramLabel = "DURATION",
         converter = DurationConverter.class,
         description = "How long dispatched requests may finish at shutdown (default: ${DEFAULT-VALUE}).")
@@ -118,7 +124,7 @@ final class ServeCommand implements Callable<Integer> {
         try {
             settings = new FrontendSettings(host, port, modelName, maxBodyBytes, defaultMaxTokens,
                 OverloadStatus.fromEnvironment(), tenantHeader == null ? null : HeaderNames.create(tenantHeader),
-                gracePeriod, router, engines, journal);
+                gracePeriod, router, engines, journal, TrustedSources.of(trustedSources));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

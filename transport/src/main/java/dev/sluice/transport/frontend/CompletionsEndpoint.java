@@ -8,6 +8,7 @@ import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.engine.EngineQueue;
 import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineStream;
+import dev.sluice.transport.metrics.RouterMetrics;
 import dev.sluice.transport.openai.CompletionHeader;
 import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.CompletionRequestReader;
@@ -28,7 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * admission (the handler's virtual thread parks meanwhile), then either answer the rejection or run the request on
  * the chosen engine and stream it back, reporting its lifecycle to the router: responding at the first token,
  * completed with prompt + completion tokens, aborted when the engine fails or the client goes away (the engine
- * request is cancelled, the booking released). Thread-safe.
+ * request is cancelled, the booking released). Dynamo's priority, policy-class, session and tenant headers are
+ * read only from {@link TrustedSources trusted} clients; others have them ignored and counted. Thread-safe.
  */
 final class CompletionsEndpoint implements Handler {
     private static final AtomicLong IDS = new AtomicLong();
@@ -42,6 +44,8 @@ final class CompletionsEndpoint implements Handler {
     private final String modelName;
     private final int overloadStatus;
     private final HeaderName tenantHeader;
+    private final TrustedSources trustedSources;
+    private final RouterMetrics metrics;
 
     CompletionsEndpoint(CompletionRequest.Endpoint endpoint, FrontendParts parts) {
         this.endpoint = endpoint;
@@ -53,6 +57,8 @@ final class CompletionsEndpoint implements Handler {
         this.modelName = parts.settings().modelName();
         this.overloadStatus = parts.settings().overloadStatus();
         this.tenantHeader = parts.settings().tenantHeader();
+        this.trustedSources = parts.settings().trustedSources();
+        this.metrics = parts.metrics();
     }
 
     @Override
@@ -71,7 +77,12 @@ final class CompletionsEndpoint implements Handler {
             }
             tokens = tokenizer.encode(request.prompt());
             AdmissionRequest.Builder builder = AdmissionRequest.builder(requestId).promptTokens(tokens, hasher);
-            DynamoHeaders.apply(req.headers(), builder, tenantHeader);
+            if (trustedSources.trusts(req.remotePeer().address())) {
+                DynamoHeaders.apply(req.headers(), builder, tenantHeader);
+            } else {
+                // An untrusted client must not jump the queue or spend another tenant's budget.
+                metrics.untrustedHeaders(DynamoHeaders.privileged(req.headers(), tenantHeader));
+            }
             admission = builder.build();
         } catch (OpenAiException e) {
             ErrorResponses.send(res, e);

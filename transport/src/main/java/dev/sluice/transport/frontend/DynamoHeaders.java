@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * Dynamo's request headers, read into an {@link AdmissionRequest}: the policy class, the session (id, parent,
  * final), the priority jump and the strict priority, and a tenant header when configured. A malformed value is a
- * 400 naming the header.
+ * 400 naming the header. These headers raise priority or pick whose budget is spent, so the endpoint reads them
+ * only from trusted clients (see {@link TrustedSources}). Stateless.
  */
 final class DynamoHeaders {
     static final HeaderName REQUEST_ID = HeaderNames.create("x-request-id");
@@ -22,6 +23,8 @@ final class DynamoHeaders {
     static final HeaderName SESSION_FINAL = HeaderNames.create("x-dynamo-session-final");
     static final HeaderName PRIORITY = HeaderNames.create("x-dynamo-request-priority");
     static final HeaderName STRICT_PRIORITY = HeaderNames.create("x-dynamo-request-strict-priority");
+    private static final HeaderName[] PRIVILEGED = {POLICY_CLASS, SESSION_ID, PARENT_SESSION_ID, SESSION_FINAL,
+        PRIORITY, STRICT_PRIORITY};
 
     private DynamoHeaders() {
     }
@@ -46,6 +49,20 @@ final class DynamoHeaders {
         if (tenantHeader != null) {
             value(headers, tenantHeader).ifPresent(builder::tenant);
         }
+    }
+
+    /**
+     * How many of the headers {@link #apply} reads are present (with any value): those an untrusted client's
+     * request has ignored. The request id is not among them; it grants nothing.
+     */
+    static int privileged(Headers headers, HeaderName tenantHeader) {
+        int present = 0;
+        for (HeaderName name : PRIVILEGED) {
+            if (headers.contains(name)) {
+                present++;
+            }
+        }
+        return tenantHeader != null && headers.contains(tenantHeader) ? present + 1 : present;
     }
 
     private static Optional<String> value(Headers headers, HeaderName name) {

@@ -97,7 +97,7 @@ public final class Frontend implements AutoCloseable {
             engines = settings.engines().open(router::kvEvent);
             register(router, engines.engines());
             FrontendParts parts = new FrontendParts(settings, router, engines.engines(), WordTokenizer.INSTANCE,
-                settings.engines().blockSize());
+                settings.engines().blockSize(), metrics);
             Frontend[] self = new Frontend[1];
             WebServer server = WebServer.builder()
                 .host(settings.host())

@@ -3,9 +3,13 @@ package dev.sluice.transport.frontend;
 import dev.sluice.core.kv.Tokenizer;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.transport.engine.Engine;
+import dev.sluice.transport.metrics.RouterMetrics;
 import java.util.List;
 
-/** What the endpoints share: the settings, the router, the engines (by worker id), tokenizer and block size. */
+/**
+ * What the endpoints share: the settings, the router, the engines (by worker id), tokenizer, block size and the
+ * router's metrics.
+ */
 record FrontendParts(FrontendSettings settings, ModelRouter router, List<Engine> engines, Tokenizer tokenizer,
-                     int blockSize) {
+                     int blockSize, RouterMetrics metrics) {
 }

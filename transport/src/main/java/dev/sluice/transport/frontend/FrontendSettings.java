@@ -20,12 +20,16 @@ import java.util.Objects;
  *                         the frontend's to set.
  * @param engines          the engines: the embedded simulated fleet or remote servers.
  * @param journal          where to journal, or {@code null} for no journal.
+ * @param trustedSources   the clients whose priority, policy-class, session and tenant headers are honoured;
+ *                         {@link TrustedSources#ANY} (the default) honours them from everyone.
  */
 public record FrontendSettings(String host, int port, String modelName, long maxBodyBytes, int defaultMaxTokens,
                                int overloadStatus, HeaderName tenantHeader, Duration gracePeriod,
-                               RouterContext router, EngineSetup engines, JournalSetup journal) {
+                               RouterContext router, EngineSetup engines, JournalSetup journal,
+                               TrustedSources trustedSources) {
     public FrontendSettings {
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(trustedSources, "trustedSources");
         Objects.requireNonNull(modelName, "modelName");
         Objects.requireNonNull(gracePeriod, "gracePeriod");
         Objects.requireNonNull(router, "router");
@@ -36,5 +40,13 @@ public record FrontendSettings(String host, int port, String modelName, long max
         if (maxBodyBytes < 1) {
             throw new IllegalArgumentException("the body limit must be positive, was " + maxBodyBytes);
         }
+    }
+
+    /** Settings that trust every client's headers ({@link TrustedSources#ANY}). */
+    public FrontendSettings(String host, int port, String modelName, long maxBodyBytes, int defaultMaxTokens,
+                            int overloadStatus, HeaderName tenantHeader, Duration gracePeriod, RouterContext router,
+                            EngineSetup engines, JournalSetup journal) {
+        this(host, port, modelName, maxBodyBytes, defaultMaxTokens, overloadStatus, tenantHeader, gracePeriod, router,
+            engines, journal, TrustedSources.ANY);
     }
 }

@@ -41,6 +41,7 @@ public final class RouterMetrics implements SchedulerObserver {
     final AtomicLong arrived = new AtomicLong();
     final AtomicLong completed = new AtomicLong();
     final AtomicLong aborted = new AtomicLong();
+    final AtomicLong untrustedHeaders = new AtomicLong();
     final Supplier<RouterStatistics> stats;
     final ConcurrentHashMap<String, Outcome> rejections = new ConcurrentHashMap<>();
     final ConcurrentHashMap<WorkerWithDpRank, WorkerLoad> workers = new ConcurrentHashMap<>();
@@ -60,6 +61,16 @@ public final class RouterMetrics implements SchedulerObserver {
         final AtomicLong activeRequests = new AtomicLong();
         final AtomicLong activePrefillTokens = new AtomicLong();
         volatile boolean registered = true;
+    }
+
+    /**
+     * Counts privileged headers ignored because the client is not a trusted source. Any thread (the HTTP
+     * handlers), unlike the scheduler callbacks.
+     */
+    public void untrustedHeaders(int count) {
+        if (count > 0) {
+            untrustedHeaders.addAndGet(count);
+        }
     }
 
     /**

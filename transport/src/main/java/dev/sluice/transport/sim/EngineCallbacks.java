@@ -1,5 +1,6 @@
 package dev.sluice.transport.sim;
 
+import dev.sluice.transport.engine.ErrorKind;
 import dev.sluice.transport.engine.FinishReason;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +38,15 @@ final class EngineCallbacks {
     static void error(SimRequest r, String message) {
         try {
             r.listener.onError(message);
+        } catch (RuntimeException e) {
+            LOG.warn("listener of {} failed in onError", r.request.requestId(), e);
+        }
+    }
+
+    /** A failure of a known kind, such as a request the engine can never run ({@link ErrorKind#REJECTED}). */
+    static void error(SimRequest r, ErrorKind kind, String message) {
+        try {
+            r.listener.onError(kind, message);
         } catch (RuntimeException e) {
             LOG.warn("listener of {} failed in onError", r.request.requestId(), e);
         }

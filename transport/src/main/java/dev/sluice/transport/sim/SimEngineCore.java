@@ -4,6 +4,7 @@ import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.kv.BlockHasher;
 import dev.sluice.core.kv.KvEventSink;
 import dev.sluice.transport.engine.EngineLoad;
+import dev.sluice.transport.engine.ErrorKind;
 import dev.sluice.transport.engine.FinishReason;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -328,9 +329,10 @@ final class SimEngineCore {
         r.state = SimRequest.State.DONE;
     }
 
+    /** Refuses a request the engine can never run as given: the client's to fix (a 400), not an engine fault. */
     private void fail(SimRequest r, String message) {
         r.state = SimRequest.State.DONE;
-        EngineCallbacks.error(r, message);
+        EngineCallbacks.error(r, ErrorKind.REJECTED, message);
     }
 
     private void publishLoad() {

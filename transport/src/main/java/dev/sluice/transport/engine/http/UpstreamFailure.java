@@ -33,23 +33,28 @@ record UpstreamFailure(ErrorKind kind, String message) {
 
     /**
      * The engine answered with a status other than 200. 400, 413 and 422 are the request's fault; 429, 503 and 529
-     * mean "not now"; anything else (404 for a model the engine does not serve, 5xx) is the engine's.
+     * mean "not now"; anything else (404 for a model the engine does not serve, 5xx) is the engine's. Only a
+     * rejection carries the engine's message (it tells the client what to fix); other bodies may hold the engine's
+     * internals, a stack trace or another request's data, so the client sees the status alone.
      */
     static UpstreamFailure httpStatus(int status, byte[] body) {
-        JsonNode json;
-        try {
-            json = JSON.readTree(body);
-        } catch (IOException e) {
-            json = null;
-        }
-        String message = "the engine answered HTTP " + status + CompletionStreamAdapter.upstreamMessage(json);
         ErrorKind kind = switch (status) {
             case 400, 413, 422 -> ErrorKind.REJECTED;
             case 429, 503, 529 -> ErrorKind.UNAVAILABLE;
             case 408, 504 -> ErrorKind.TIMEOUT;
             default -> ErrorKind.FAILED;
         };
-        return new UpstreamFailure(kind, message);
+        String message = "the engine answered HTTP " + status;
+        if (kind != ErrorKind.REJECTED) {
+            return new UpstreamFailure(kind, message);
+        }
+        JsonNode json;
+        try {
+            json = JSON.readTree(body);
+        } catch (IOException e) {
+            json = null;
+        }
+        return new UpstreamFailure(kind, message + CompletionStreamAdapter.upstreamMessage(json));
     }
 
     /** {@code 2 s} or {@code 500 ms}. */

@@ -1,0 +1,101 @@
+package dev.sluice.transport.testing;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A misbehaving OpenAI-compatible engine on loopback (the JDK's {@link HttpServer}), for fault tests. What it does
+ * is chosen by a word in the prompt: {@code die} streams one token then drops the connection, {@code hang} never
+ * answers, {@code garbage} streams an event that is not JSON, {@code fail500} and {@code busy503} answer those
+ * statuses with a JSON error whose message carries a stack trace; anything else streams two tokens and ends well.
+ * Close it to stop; hung exchanges are released. Thread-safe.
+ */
+public final class FaultyEngine implements AutoCloseable {
+    /** Text only the engine's error bodies contain; a client must never see it. */
+    public static final String PRIVATE = "Traceback (most recent call last): /srv/engine/secret.py";
+
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    public FaultyEngine() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setExecutor(executor);
+        server.createContext("/v1/completions", this::handle);
+        server.start();
+    }
+
+    /** The base URL to give {@code HttpEngineSettings}. */
+    public String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        if (body.contains("die")) {
+            stream(exchange, body);
+        }
+        try {
+            if (body.contains("hang")) {
+                stopped.await(30, TimeUnit.SECONDS);
+            } else if (body.contains("fail500") || body.contains("busy503")) {
+                byte[] error = ("{\"error\":{\"message\":\"" + PRIVATE + "\"}}").getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(body.contains("fail500") ? 500 : 503, error.length);
+                exchange.getResponseBody().write(error);
+            } else {
+                stream(exchange, body);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            exchange.close();
+        }
+    }
+
+    private static void stream(HttpExchange exchange, String body) throws IOException {
+        exchange.getResponseHeaders().add("content-type", "text/event-stream");
+        exchange.sendResponseHeaders(200, 0);
+        OutputStream out = exchange.getResponseBody();
+        event(out, "{\"choices\":[{\"index\":0,\"text\":\"one\",\"finish_reason\":null}]}");
+        if (body.contains("die")) {
+            // The JDK server drops the connection when a handler throws: no chunked terminator, no [DONE].
+            throw new EngineDied();
+        }
+        if (body.contains("garbage")) {
+            event(out, "{not json at all");
+            return;
+        }
+        event(out, "{\"choices\":[{\"index\":0,\"text\":\" two\",\"finish_reason\":\"length\"}]}");
+        event(out, "[DONE]");
+    }
+
+    private static void event(OutputStream out, String data) throws IOException {
+        out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    /** Thrown mid-stream so that the server drops the connection. */
+    private static final class EngineDied extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        EngineDied() {
+            super("simulated engine death", null, false, false);
+        }
+    }
+
+    @Override
+    public void close() {
+        stopped.countDown();
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}
