@@ -111,4 +111,14 @@ final class BenchRequest implements RequestView {
     public long costTokens() {
         return 1234;
     }
+
+    @Override
+    public int promptBlocks() {
+        return 0;
+    }
+
+    @Override
+    public long promptBlockHash(int block) {
+        throw new IndexOutOfBoundsException("no prompt blocks");
+    }
 }

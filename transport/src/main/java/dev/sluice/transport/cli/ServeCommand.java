@@ -14,6 +14,8 @@ import dev.sluice.transport.frontend.TrustedSources;
 import io.helidon.http.HeaderNames;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
