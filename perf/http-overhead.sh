@@ -68,7 +68,8 @@ for stream in false true; do
     cat > "$out/post-$stream.lua" <<LUA
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"model":"sluice-sim","max_tokens":16,"stream":$stream,"messages":[{"role":"user","content":"hello there"}]}'
+wrk.body = '{"model":"sluice-sim","max_tokens":16,"stream":$stream,'
+    .. '"messages":[{"role":"user","content":"hello there"}]}'
 LUA
 done
 
@@ -78,15 +79,21 @@ measure() {
     log="$out/wrk-$(echo "$url" | tr -c 'a-z0-9' '_')-c$conns-$stream.txt"
     wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$out/post-$stream.lua" "$url/v1/chat/completions" > "$log" 2>&1
     awk '
-        function us(v) { if (v ~ /us$/) return v + 0; if (v ~ /ms$/) return v * 1000; if (v ~ /s$/) return v * 1e6; return v }
+        function us(v) {
+            if (v ~ /us$/) return v + 0
+            if (v ~ /ms$/) return v * 1000
+            if (v ~ /s$/) return v * 1e6
+            return v
+        }
         $1 == "50%" { p50 = us($2) } $1 == "99%" { p99 = us($2) } $1 == "Requests/sec:" { rps = $2 }
-        /Non-2xx/ { bad = $NF } /Socket errors/ { err = $0 }
+        /Non-2xx/ { bad = $NF }
         END { printf "%.0f %.0f %.0f %d\n", p50, p99, rps, bad + 0 }' "$log"
 }
 
-echo "Mock engine: \`scripts/sluice mock-engine --speedup-ratio 1000\` (16 output tokens); sluice: \`scripts/sluice serve"
-echo "--no-journal --engine-url\` in front of it; HAProxy: \`server ... maxconn 8\` in front of it (config: \`$out/haproxy.cfg\`)."
-echo "Load: \`wrk -t1 -c1\` (latency) and \`wrk -t1 -c32\` (throughput), ${secs} s each, all on the same $(nproc) cores."
+echo "Mock engine: \`scripts/sluice mock-engine --speedup-ratio 1000\` (16 output tokens); sluice:"
+echo "\`scripts/sluice serve --no-journal --engine-url\` in front of it; HAProxy: \`server ... maxconn 8\` in front of"
+echo "it (config: \`$out/haproxy.cfg\`). Load: \`wrk -t1 -c1\` (latency) and \`wrk -t1 -c32\` (throughput), ${secs} s"
+echo "each, all on the same $(nproc) cores."
 echo "Each path is warmed first (2 s, 8 connections, both modes; not recorded)."
 echo "wrk is closed-loop, so these are not fixed-rate figures. Latency µs; \"+\" columns are added over direct."
 echo

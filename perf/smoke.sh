@@ -13,7 +13,8 @@ check() { if eval "$2"; then echo "smoke: ok   $1"; else echo "smoke: FAIL $1" >
 
 # shellcheck disable=SC2086
 flock /tmp/jmh.lock "$JAVA" $flags -jar "$jar" -f 1 -wi 0 -i 1 -r 100ms -jvmArgsAppend "$flags" \
-    -rf csv -rff "$tmp/jmh.csv" > "$tmp/jmh.log" 2>&1 || { echo "smoke: JMH failed, see below" >&2; tail -30 "$tmp/jmh.log"; }
+    -rf csv -rff "$tmp/jmh.csv" > "$tmp/jmh.log" 2>&1 \
+    || { echo "smoke: JMH failed, see below" >&2; tail -30 "$tmp/jmh.log"; }
 # shellcheck disable=SC2086
 for bench in $("$JAVA" -jar "$jar" -l | grep '^dev\.sluice' | sort -u); do
     check "$bench" "grep -q '\"$bench\"' '$tmp/jmh.csv' 2>/dev/null"

@@ -69,10 +69,12 @@ public final class LatencyHarness {
 
     private static void printTables(PrintStream out, List<TrialResult> results, int generators, double warmup,
                                     double seconds, Path dir) {
-        out.printf(Locale.ROOT, "Decision latency, submit (intended send time) → dispatch callback, µs; %d generator "
-            + "thread(s), %.1f s warm-up then %.1f s measured per trial; pass-through classifier, 8 workers, instant "
-            + "engine. Histograms: `%s/*.hgrm`, plot: `%s/latency.svg`.%n%n", generators, warmup, seconds, dir, dir);
-        out.println("| controller | offered/s | achieved/s | p50 | p99 | p99.9 | max | measured | rejected in window | drained |");
+        out.printf(Locale.ROOT, "Decision latency, submit (intended send time) → dispatch callback, µs; %d "
+            + "generator thread(s), %.1f s warm-up then %.1f s measured per trial; pass-through classifier, 8 workers, "
+            + "instant engine. Histograms: `%s/*.hgrm`, plot: `%s/latency.svg`.%n%n", generators, warmup, seconds,
+            dir, dir);
+        out.println("| controller | offered/s | achieved/s | p50 | p99 | p99.9 | max | measured "
+            + "| rejected in window | drained |");
         out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
         for (TrialResult r : results) {
             out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %.2f | %.2f | %.2f | %.1f | %,d | %,d | %s |%n", r.target(),

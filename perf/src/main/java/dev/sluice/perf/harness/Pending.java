@@ -8,8 +8,9 @@ import dev.sluice.perf.baseline.BaselineController;
 
 /**
  * One in-flight request slot of a generator, reused round-robin: its intended send time and where to report the
- * outcome, with a request id of its own. The instant engine completes the request from the dispatch callback itself. The generator writes
- * {@link #intended} before submitting; the submit hand-off (ring publish or lock) makes it visible to the callback.
+ * outcome, with a request id of its own. The instant engine completes the request from the dispatch callback
+ * itself. The generator writes {@link #intended} before submitting; the submit hand-off (ring publish or lock) makes
+ * it visible to the callback.
  */
 final class Pending implements AdmissionListener, BaselineController.Listener {
     /** Completes a dispatched request at once: the "instant engine". */
