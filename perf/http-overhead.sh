@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# HTTP overhead over loopback, called by scripts/perf: the same chat completion sent (a) straight to
+# `sluice mock-engine`, (b) through `sluice serve --engine-url` in front of it, (c) through HAProxy with `maxconn`
+# queueing in front of it; non-streaming and streaming. wrk is closed-loop (no fixed arrival rate), so each row is
+# measured twice: one connection (latency of a lone request) and 32 connections (max throughput). Prints Markdown on
+# stdout; the processes it starts are stopped on exit. Usage: perf/http-overhead.sh OUT_DIR [SECONDS]
+set -euo pipefail
+source "$(dirname "$0")/../scripts/lib.sh"
+cd "$SLUICE_ROOT"
+out="$1"
+secs="${2:-8}"
+mkdir -p "$out"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+
+if ! command -v wrk > /dev/null || ! command -v haproxy > /dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+        apt-get install -y wrk haproxy > "$out/apt.log" 2>&1 || true
+    fi
+fi
+if ! command -v wrk > /dev/null; then
+    echo "Skipped: \`wrk\` is missing and could not be installed (as root: \`apt-get install -y wrk haproxy\`)."
+    exit 0
+fi
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+await_port() {
+    for _ in $(seq 1 300); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "port $1 did not open" >&2
+    return 1
+}
+
+engine_port=$(free_port)
+scripts/sluice mock-engine --port "$engine_port" --speedup-ratio 1000 --model-name sluice-sim \
+    > "$out/engine.log" 2>&1 & pids+=($!)
+serve_port=$(free_port)
+scripts/sluice serve --http-host 127.0.0.1 --http-port "$serve_port" --no-journal \
+    --engine-url "http://127.0.0.1:$engine_port" > "$out/serve.log" 2>&1 & pids+=($!)
+await_port "$engine_port"
+await_port "$serve_port"
+haproxy_port=""
+if command -v haproxy > /dev/null; then
+    haproxy_port=$(free_port)
+    cat > "$out/haproxy.cfg" <<CFG
+global
+    maxconn 4096
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 60s
+    timeout server 60s
+    timeout queue 30s
+frontend front
+    bind 127.0.0.1:$haproxy_port
+    default_backend engine
+backend engine
+    server engine 127.0.0.1:$engine_port maxconn 8
+CFG
+    haproxy -f "$out/haproxy.cfg" -db > "$out/haproxy.log" 2>&1 & pids+=($!)
+    await_port "$haproxy_port"
+fi
+
+for stream in false true; do
+    cat > "$out/post-$stream.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"model":"sluice-sim","max_tokens":16,"stream":$stream,'
+    .. '"messages":[{"role":"user","content":"hello there"}]}'
+LUA
+done
+
+# Prints "p50_us p99_us req_per_s non2xx" for one wrk run.
+measure() {
+    local url="$1" conns="$2" stream="$3" log
+    log="$out/wrk-$(echo "$url" | tr -c 'a-z0-9' '_')-c$conns-$stream.txt"
+    wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$out/post-$stream.lua" "$url/v1/chat/completions" > "$log" 2>&1
+    awk '
+        function us(v) {
+            if (v ~ /us$/) return v + 0
+            if (v ~ /ms$/) return v * 1000
+            if (v ~ /s$/) return v * 1e6
+            return v
+        }
+        $1 == "50%" { p50 = us($2) } $1 == "99%" { p99 = us($2) } $1 == "Requests/sec:" { rps = $2 }
+        /Non-2xx/ { bad = $NF }
+        END { printf "%.0f %.0f %.0f %d\n", p50, p99, rps, bad + 0 }' "$log"
+}
+
+echo "Mock engine: \`scripts/sluice mock-engine --speedup-ratio 1000\` (16 output tokens); sluice:"
+echo "\`scripts/sluice serve --no-journal --engine-url\` in front of it; HAProxy: \`server ... maxconn 8\` in front of"
+echo "it (config: \`$out/haproxy.cfg\`). Load: \`wrk -t1 -c1\` (latency) and \`wrk -t1 -c32\` (throughput), ${secs} s"
+echo "each, all on the same $(nproc) cores."
+echo "Each path is warmed first (2 s, 8 connections, both modes; not recorded)."
+echo "wrk is closed-loop, so these are not fixed-rate figures. Latency µs; \"+\" columns are added over direct."
+echo
+echo "| path | stream | p50 (c=1) | p99 (c=1) | + p50 | + p99 | req/s (c=32) | vs direct | non-2xx |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+warm() { wrk -t1 -c8 -d2s -s "$out/post-$1.lua" "$2/v1/chat/completions" > /dev/null 2>&1 || true; }
+for port in "$engine_port" "$serve_port" $haproxy_port; do
+    warm false "http://127.0.0.1:$port"
+    warm true "http://127.0.0.1:$port"
+done
+for stream in false true; do
+    read -r d50 d99 _ _ < <(measure "http://127.0.0.1:$engine_port" 1 "$stream")
+    read -r _ _ drps dbad < <(measure "http://127.0.0.1:$engine_port" 32 "$stream")
+    echo "| (a) direct to mock-engine | $stream | $d50 | $d99 | — | — | $drps | 1.00 | $dbad |"
+    for row in "b) through sluice serve|$serve_port" "c) through HAProxy maxconn 8|$haproxy_port"; do
+        name="${row%%|*}"
+        port="${row##*|}"
+        if [ -z "$port" ]; then
+            echo "| ($name | $stream | skipped: haproxy missing (\`apt-get install -y haproxy\`) | | | | | | |"
+            continue
+        fi
+        read -r l50 l99 _ _ < <(measure "http://127.0.0.1:$port" 1 "$stream")
+        read -r _ _ rps bad < <(measure "http://127.0.0.1:$port" 32 "$stream")
+        echo "| ($name | $stream | $l50 | $l99 | $((l50 - d50)) | $((l99 - d99)) | $rps |" \
+            "$(awk -v a="$rps" -v b="$drps" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') | $((bad)) |"
+    done
+done

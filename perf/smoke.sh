@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Smoke test of the perf suite (scripts/perf --smoke; never part of scripts/test): every JMH benchmark, the latency
+# harness and the parked-scale run start and produce a result. Tiny runs; the figures mean nothing.
+set -euo pipefail
+source "$(dirname "$0")/../scripts/lib.sh"
+cd "$SLUICE_ROOT"
+flags="$(sluice_jvm_flags | tr '\n' ' ')"
+jar=perf/target/benchmarks.jar
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+check() { if eval "$2"; then echo "smoke: ok   $1"; else echo "smoke: FAIL $1" >&2; failed=1; fi; }
+
+# shellcheck disable=SC2086
+flock /tmp/jmh.lock "$JAVA" $flags -jar "$jar" -f 1 -wi 0 -i 1 -r 100ms -jvmArgsAppend "$flags" \
+    -rf csv -rff "$tmp/jmh.csv" > "$tmp/jmh.log" 2>&1 \
+    || { echo "smoke: JMH failed, see below" >&2; tail -30 "$tmp/jmh.log"; }
+# shellcheck disable=SC2086
+for bench in $("$JAVA" -jar "$jar" -l | grep '^dev\.sluice' | sort -u); do
+    check "$bench" "grep -q '\"$bench\"' '$tmp/jmh.csv' 2>/dev/null"
+done
+
+# shellcheck disable=SC2086
+flock /tmp/jmh.lock "$JAVA" $flags -cp "$jar" dev.sluice.perf.harness.LatencyHarness --rates 20000 \
+    --jvm-warmup 0 --warmup 0.2 --seconds 0.3 --out "$tmp/harness" > "$tmp/harness.md" 2> "$tmp/harness.log" || true
+check "LatencyHarness (sluice row)" "grep -qE '^\| sluice \| 20,000 \| [0-9,]+ \| [0-9.]+' '$tmp/harness.md'"
+check "LatencyHarness (baseline row)" "grep -qE '^\| baseline \| 20,000 \| [0-9,]+ \| [0-9.]+' '$tmp/harness.md'"
+check "LatencyHarness (plot)" "grep -q '<polyline' '$tmp/harness/latency.svg'"
+
+# shellcheck disable=SC2086
+flock /tmp/jmh.lock "$JAVA" $flags -cp "$jar" dev.sluice.perf.harness.ParkedScale --count 2000 --baseline-count 200 \
+    > "$tmp/parked.md" 2> "$tmp/parked.log" || true
+check "ParkedScale (3 modes, all dispatched)" "[ \$(grep -c '| yes |' '$tmp/parked.md') = 3 ]"
+[ "$failed" = 0 ] && echo "smoke: all passed" || { echo "smoke: failures" >&2; exit 1; }

@@ -1,0 +1,104 @@
+package dev.sluice.perf.harness;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The in-process open-loop latency harness: for each offered rate, one trial of sluice's router and one of the
+ * conventional baseline, same generators, classifier and instant engine. Prints Markdown tables (latency per trial,
+ * then baseline/sluice ratios) on stdout and writes each histogram's percentile distribution ({@code .hgrm}, µs) and
+ * an SVG percentile plot into the output directory.
+ *
+ * <p>Usage: {@code LatencyHarness [--rates 50000,200000,500000] [--generators 2] [--jvm-warmup 3] [--warmup 2]
+ * [--seconds 5] [--out perf/results/harness]}.
+ */
+public final class LatencyHarness {
+    private LatencyHarness() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        long[] rates = {50_000, 200_000, 500_000};
+        int generators = 2;
+        double warmup = 2;
+        double seconds = 5;
+        double jvmWarmup = 3;
+        Path out = Path.of("perf/results/harness");
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--rates" -> rates = Arrays.stream(args[i + 1].split(",")).mapToLong(Long::parseLong).toArray();
+                case "--generators" -> generators = Integer.parseInt(args[i + 1]);
+                case "--warmup" -> warmup = Double.parseDouble(args[i + 1]);
+                case "--jvm-warmup" -> jvmWarmup = Double.parseDouble(args[i + 1]);
+                case "--seconds" -> seconds = Double.parseDouble(args[i + 1]);
+                case "--out" -> out = Path.of(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        Files.createDirectories(out);
+        if (jvmWarmup > 0) {
+            System.err.printf("harness: warming the JIT, %.1f s per controller at 200,000/s (not recorded)...%n",
+                jvmWarmup);
+            OpenLoopRun.run("sluice", 200_000, generators, jvmWarmup, 0.1);
+            OpenLoopRun.run("baseline", 200_000, generators, jvmWarmup, 0.1);
+        }
+        List<TrialResult> results = new ArrayList<>();
+        for (long rate : rates) {
+            for (String target : new String[] {"sluice", "baseline"}) {
+                System.err.printf("harness: %s at %,d/s offered, %d generator(s)...%n", target, rate, generators);
+                TrialResult result = OpenLoopRun.run(target, rate, generators, warmup, seconds);
+                results.add(result);
+                writeHgrm(out.resolve(target + "-" + rate + ".hgrm"), result);
+                System.gc();
+            }
+        }
+        Files.writeString(out.resolve("latency.svg"), SvgPlot.render(results));
+        printTables(System.out, results, generators, warmup, seconds, out);
+    }
+
+    private static void writeHgrm(Path file, TrialResult result) throws IOException {
+        try (PrintStream stream = new PrintStream(Files.newOutputStream(file))) {
+            result.histogram().outputPercentileDistribution(stream, 1000.0);
+        }
+    }
+
+    private static void printTables(PrintStream out, List<TrialResult> results, int generators, double warmup,
+                                    double seconds, Path dir) {
+        out.printf(Locale.ROOT, "Decision latency, submit (intended send time) → dispatch callback, µs; %d "
+            + "generator thread(s), %.1f s warm-up then %.1f s measured per trial; pass-through classifier, 8 workers, "
+            + "instant engine. Histograms: `%s/*.hgrm`, plot: `%s/latency.svg`.%n%n", generators, warmup, seconds,
+            dir, dir);
+        out.println("| controller | offered/s | achieved/s | p50 | p99 | p99.9 | max | measured "
+            + "| rejected in window | drained |");
+        out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+        for (TrialResult r : results) {
+            out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %.2f | %.2f | %.2f | %.1f | %,d | %,d | %s |%n", r.target(),
+                r.offeredPerSecond(), r.achievedPerSecond(), r.micros(50), r.micros(99), r.micros(99.9),
+                r.maxMicros(), r.measured(), r.rejected(), r.drained() ? "yes" : "NO");
+        }
+        out.println();
+        out.println("Baseline ÷ sluice (above 1: sluice is faster):");
+        out.println();
+        out.println("| offered/s | p50 | p99 | p99.9 | achieved/s |");
+        out.println("| ---: | ---: | ---: | ---: | ---: |");
+        double bestSluice = 0;
+        double bestBaseline = 0;
+        for (int i = 0; i + 1 < results.size(); i += 2) {
+            TrialResult s = results.get(i);
+            TrialResult b = results.get(i + 1);
+            bestSluice = Math.max(bestSluice, s.achievedPerSecond());
+            bestBaseline = Math.max(bestBaseline, b.achievedPerSecond());
+            out.printf(Locale.ROOT, "| %,d | %.2f | %.2f | %.2f | %.2f |%n", s.offeredPerSecond(),
+                b.micros(50) / s.micros(50), b.micros(99) / s.micros(99), b.micros(99.9) / s.micros(99.9),
+                b.achievedPerSecond() / s.achievedPerSecond());
+        }
+        out.println();
+        out.printf(Locale.ROOT, "Max achieved throughput: sluice %,.0f/s, baseline %,.0f/s (ratio sluice/baseline "
+            + "%.2f).%n", bestSluice, bestBaseline, bestSluice / bestBaseline);
+    }
+}

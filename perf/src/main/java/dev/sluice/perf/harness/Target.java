@@ -1,0 +1,84 @@
+package dev.sluice.perf.harness;
+
+import dev.sluice.core.api.RequestClassifier;
+import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.router.ModelRouter;
+import dev.sluice.core.router.RouterContext;
+import dev.sluice.perf.baseline.BaselineController;
+import java.util.OptionalLong;
+
+/**
+ * An admission controller under test, fresh for each trial: sluice's {@link ModelRouter} on its own scheduler
+ * thread, or the conventional {@link BaselineController}. Both classify with the pass-through classifier and
+ * dispatch among {@link #WORKERS} workers; {@link #submit} is called by the generator threads concurrently.
+ */
+interface Target extends AutoCloseable {
+    int WORKERS = 8;
+    long INPUT_TOKENS = 512;
+
+    /** Submits one request whose outcome goes to {@code slot}. */
+    void submit(Pending slot);
+
+    /** The instant engine's completion hook for this controller. */
+    Pending.Engine engine();
+
+    @Override
+    void close();
+
+    /** Creates a fresh controller by name: {@code sluice} or {@code baseline}. */
+    static Target create(String name) {
+        return switch (name) {
+            case "sluice" -> new Sluice();
+            case "baseline" -> new Baseline();
+            default -> throw new IllegalArgumentException("unknown target " + name);
+        };
+    }
+
+    /** sluice: the single-writer scheduler thread fed by the Disruptor ring. */
+    final class Sluice implements Target {
+        private final ModelRouter router = ModelRouter.start(new RouterContext().model("harness"));
+        private final Pending.Engine engine = (id, worker) -> router.completed(id);
+
+        Sluice() {
+            for (int w = 0; w < WORKERS; w++) {
+                router.workerJoined(WorkerWithDpRank.of(w), 8192, OptionalLong.of(4096));
+            }
+        }
+
+        @Override
+        public void submit(Pending slot) {
+            router.submit(slot.request, slot);
+        }
+
+        @Override
+        public Pending.Engine engine() {
+            return engine;
+        }
+
+        @Override
+        public void close() {
+            router.close();
+        }
+    }
+
+    /** The baseline: a router-wide lock, a priority queue per class, work done on the caller's thread. */
+    final class Baseline implements Target {
+        private final BaselineController controller =
+            new BaselineController(new RequestClassifier() { }, WORKERS);
+        private final Pending.Engine engine = controller::completed;
+
+        @Override
+        public void submit(Pending slot) {
+            controller.submit(slot.requestId, INPUT_TOKENS, System.nanoTime(), slot);
+        }
+
+        @Override
+        public Pending.Engine engine() {
+            return engine;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
