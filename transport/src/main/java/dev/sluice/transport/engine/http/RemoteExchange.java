@@ -38,6 +38,7 @@ final class RemoteExchange implements EngineStream, Runnable {
     /** An event line longer than this is not a completion stream; the bound keeps memory in check. */
     private static final int MAX_LINE_BYTES = 1 << 20;
     private static final int MAX_ERROR_BODY_BYTES = 4096;
+    private static final long MAX_DRAIN_BYTES = 64 * 1024;
 
     private final HttpEngine engine;
     private final EngineRequest request;
@@ -139,6 +140,9 @@ final class RemoteExchange implements EngineStream, Runnable {
                 fail(UpstreamFailure.httpStatus(answer.statusCode(), in.readNBytes(MAX_ERROR_BODY_BYTES)));
             } else {
                 read(in);
+                if (ended && abort.get() == RUNNING) {
+                    drain(in);
+                }
             }
         } catch (IOException e) {
             if (abort.get() != RUNNING) {
@@ -245,6 +249,24 @@ final class RemoteExchange implements EngineStream, Runnable {
             listener.onError(failure.kind(), failure.message());
         } catch (RuntimeException e) {
             LOG.warn("listener of {} failed in onError", request.requestId(), e);
+        }
+    }
+
+    /**
+     * Reads the rest of a finished body (after {@code [DONE]} only the end of the chunked body remains), so the
+     * connection goes back to the client's pool and the next request skips a TCP handshake. The client already has
+     * its answer; a body that goes on past 64 KiB is cut by closing it.
+     */
+    private static void drain(InputStream in) {
+        byte[] skip = new byte[8192];
+        long total = 0;
+        try {
+            int n;
+            while (total < MAX_DRAIN_BYTES && (n = in.read(skip)) >= 0) {
+                total += n;
+            }
+        } catch (IOException e) {
+            // The connection is simply not reused.
         }
     }
 
