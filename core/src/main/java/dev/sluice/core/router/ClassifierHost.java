@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
  * Runs the model's classifier on the scheduler thread and contains its failures: an exception from
  * {@code classify} becomes that request's failure; one from {@code onEvent} is counted and logged, and delivery
  * goes on. A classifier that keeps the default {@code classify} is not called (the default admits unchanged), and
- * events are built only if it overrides {@code onEvent}: a pass-through router allocates nothing per request. Owned by the scheduler thread; not thread-safe.
+ * events are built only if it overrides {@code onEvent}: a pass-through router allocates nothing per request.
+ * Owned by the scheduler thread; not thread-safe.
  */
 final class ClassifierHost {
     private static final Logger LOG = LoggerFactory.getLogger(ClassifierHost.class);

@@ -57,7 +57,8 @@ class JournalFailureTest {
 
     @Test
     void shouldRefuseNewArrivalsWith503OnceAWriteFailsWhenFailingClosed() throws JournalException {
-        try (JournalWriter journal = JournalWriter.open(new JournalContext(tmp.resolve("j")), JournalFixtures.header(0));
+        try (JournalWriter journal = JournalWriter.open(new JournalContext(tmp.resolve("j")),
+            JournalFixtures.header(0));
              SteppedRouter r = JournalFixtures.router(journal)) {
             r.worker(1, 100_000);
             long before = r.submit("c-1", 10);
@@ -85,7 +86,8 @@ class JournalFailureTest {
         Files.writeString(tmp.resolve("metadata.cq4t"), "");
         assertEquals(3, retention.apply(now));
         for (int cycle = now - 5; cycle <= now; cycle++) {
-            assertEquals(cycle > now - 3, Files.exists(tmp.resolve(retention.nameOf(cycle) + ".cq4")), "cycle " + cycle);
+            assertEquals(cycle > now - 3, Files.exists(tmp.resolve(retention.nameOf(cycle) + ".cq4")),
+                "cycle " + cycle);
         }
         assertTrue(Files.exists(tmp.resolve("metadata.cq4t")));
     }

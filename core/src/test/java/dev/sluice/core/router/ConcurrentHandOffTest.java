@@ -108,7 +108,7 @@ class ConcurrentHandOffTest {
             assertTrue(outcomes.await(60, TimeUnit.SECONDS), "every submit gets one outcome");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (router.stats().live() > 0 && System.nanoTime() < deadline) {
-                Thread.sleep(1);
+                Thread.yield();
             }
             RouterStatistics stats = router.stats();
             assertEquals(PRODUCERS * PER_PRODUCER, dispatched.get() + rejected.get());

@@ -12,7 +12,8 @@ import java.util.SplittableRandom;
  * The HTTP demo's traffic, fixed in advance from a seed (open loop: nothing waits for an answer): Poisson chat
  * requests that share a few long system prompts (one in eight also pastes a long document), agent sessions whose
  * growing conversations send turns every few seconds (a quarter of them before the previous answer is in), an
- * overload burst, and streaming clients that disconnect mid-stream. Words are tokens for the frontend's tokenizer, so prompt sizes are in tokens. Stateless.
+ * overload burst, and streaming clients that disconnect mid-stream. Words are tokens for the frontend's tokenizer,
+ * so prompt sizes are in tokens. Stateless.
  */
 final class HttpWorkload {
     /** Most calls a run sends, whatever the duration: keeps memory and connections bounded. */

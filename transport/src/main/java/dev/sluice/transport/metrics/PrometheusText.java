@@ -64,7 +64,8 @@ public final class PrometheusText {
             }
         }
         String[][] counters = {
-            {"sluice_queue_enqueued_total", String.valueOf(RouterMetrics.ENQUEUED), "Requests admitted into the class."},
+            {"sluice_queue_enqueued_total", String.valueOf(RouterMetrics.ENQUEUED),
+                "Requests admitted into the class."},
             {"sluice_queue_dispatched_total", String.valueOf(RouterMetrics.DISPATCHED), "Requests dispatched."},
             {"sluice_queue_rejected_total", String.valueOf(RouterMetrics.REJECTED), "Requests of the class rejected."},
             {"sluice_queue_expired_total", String.valueOf(RouterMetrics.EXPIRED), "Queued requests whose deadline "

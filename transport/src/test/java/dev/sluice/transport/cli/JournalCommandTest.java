@@ -32,8 +32,8 @@ class JournalCommandTest {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
-            int code = SluiceMain.commandLine().execute("demo", "--in-process", "--duration", "10s", "--sim-workers", "2",
-                "--journal-dir", journal.toString());
+            int code = SluiceMain.commandLine().execute("demo", "--in-process", "--duration", "10s",
+                "--sim-workers", "2", "--journal-dir", journal.toString());
             assertEquals(0, code, captured.toString(StandardCharsets.UTF_8));
         } finally {
             System.setOut(original);

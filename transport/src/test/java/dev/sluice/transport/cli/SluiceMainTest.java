@@ -76,7 +76,8 @@ class SluiceMainTest {
     @Test
     void shouldNameTheUnlinkedClassifierType(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("classifier.yaml");
-        Files.writeString(file, "request_classifier:\n  type: acme-queue-budget\n  parameters:\n    max_wait_ms: 2000\n");
+        Files.writeString(file,
+            "request_classifier:\n  type: acme-queue-budget\n  parameters:\n    max_wait_ms: 2000\n");
         assertEquals(2, run("config", "check", file.toString()));
         assertTrue(err.toString().contains("unknown request-classifier type \"acme-queue-budget\""), err::toString);
     }
