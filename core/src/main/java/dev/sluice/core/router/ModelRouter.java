@@ -46,6 +46,7 @@ public final class ModelRouter implements AutoCloseable {
     private final AgentInvoker invoker;
     private final RequestClassifier classifier;
     private final WakeableIdleStrategy idle;
+    private final SchedulerWatchdog watchdog;
     private volatile boolean closed;
 
     private ModelRouter(RouterContext context, boolean ownThread) {
@@ -70,6 +71,9 @@ public final class ModelRouter implements AutoCloseable {
         ErrorHandler errors = t -> LOG.error("scheduler of model {} failed a duty cycle", context.model(), t);
         if (ownThread) {
             idle.pendingWork(agent::hasPendingWork);
+            this.watchdog = context.watchdogThresholdNs() > 0
+                ? new SchedulerWatchdog(agent.roleName(), context.watchdogThresholdNs()) : null;
+            agent.watchdog(watchdog);
             this.runner = new AgentRunner(context.idleStrategy() != null ? context.idleStrategy() : idle, errors,
                 null, agent);
             this.invoker = null;
@@ -80,6 +84,7 @@ public final class ModelRouter implements AutoCloseable {
             });
         } else {
             this.runner = null;
+            this.watchdog = null;
             this.invoker = new AgentInvoker(errors, null, agent);
             invoker.start();
         }
@@ -261,6 +266,9 @@ public final class ModelRouter implements AutoCloseable {
         closed = true;
         if (runner != null) {
             runner.close();
+            if (watchdog != null) {
+                watchdog.close();
+            }
         } else {
             invoker.close();
         }

@@ -33,6 +33,7 @@ public final class RouterContext {
     private SchedulerObserver observer = SchedulerObserver.NONE;
     private WorkerSelectorFactory workerSelector = DefaultWorkerSelector.factory(DefaultSelectorSettings.DEFAULTS);
     private long randomSeed = 42;
+    private long watchdogThresholdNs = 100_000_000L;
 
     public RouterContext model(String name) {
         this.model = Objects.requireNonNull(name, "model");
@@ -176,6 +177,22 @@ public final class RouterContext {
 
     public long randomSeed() {
         return randomSeed;
+    }
+
+    /**
+     * Duty cycles longer than this (wall-clock) are counted and logged with the scheduler's stack: a plugin is
+     * blocking the scheduler. Default 100 ms; 0 turns the watchdog off. Only routers with their own thread have one.
+     */
+    public RouterContext watchdogThreshold(java.time.Duration threshold) {
+        if (threshold.isNegative()) {
+            throw new IllegalArgumentException("the watchdog threshold must not be negative, was " + threshold);
+        }
+        this.watchdogThresholdNs = threshold.toNanos();
+        return this;
+    }
+
+    public long watchdogThresholdNs() {
+        return watchdogThresholdNs;
     }
 
     void conclude() {

@@ -22,10 +22,11 @@ package dev.sluice.core.router;
  * @param queued             requests waiting in policy queues now.
  * @param deferralsRunning   continuations running now.
  * @param parkedNow          requests parked now (waiting for a wake-up or deadline, holding no thread).
+ * @param dutyCycleOverruns  duty cycles that ran past the watchdog's threshold (a plugin blocked the scheduler).
  */
 public record RouterStatistics(long arrived, long admitted, long dispatched, long completed, long aborted,
                                long rejected, long deferred, long parked, long expired, long retried,
                                long queueRejected, long classifierFailures, long eventFailures,
                                long listenerFailures, long staleResults, int live, int queued,
-                               int deferralsRunning, int parkedNow) {
+                               int deferralsRunning, int parkedNow, long dutyCycleOverruns) {
 }

@@ -23,9 +23,9 @@ final class RouterStats {
     long listenerFailures;
     long staleResults;
 
-    RouterStatistics copy(int live, int queued, int deferralsRunning, long eventFailures) {
+    RouterStatistics copy(int live, int queued, int deferralsRunning, long eventFailures, long overruns) {
         return new RouterStatistics(arrived, admitted, dispatched, completed, aborted, rejected, deferred, parked,
             expired, retried, queueRejected, classifierFailures, eventFailures, listenerFailures, staleResults, live,
-            queued, deferralsRunning, parkedNow);
+            queued, deferralsRunning, parkedNow, overruns);
     }
 }

@@ -64,8 +64,28 @@ final class SchedulerAgent implements Agent {
         this.timers = flow.timers();
     }
 
+    /** Set once by the owning router when the scheduler runs on its own thread. */
+    private SchedulerWatchdog watchdog;
+
+    void watchdog(SchedulerWatchdog dog) {
+        this.watchdog = dog;
+    }
+
     @Override
     public int doWork() throws Exception {
+        SchedulerWatchdog dog = watchdog;
+        if (dog == null) {
+            return cycle();
+        }
+        dog.cycleStarted();
+        try {
+            return cycle();
+        } finally {
+            dog.cycleEnded();
+        }
+    }
+
+    private int cycle() throws Exception {
         nowNs = clock.nanoTime();
         flow.now(nowNs);
         eventsThisCycle = 0;
@@ -100,7 +120,9 @@ final class SchedulerAgent implements Agent {
     }
 
     RouterStatistics statistics() {
-        return stats.copy(lifecycles.size(), queues.size(), deferrals.running(), host.eventFailures);
+        SchedulerWatchdog dog = watchdog;
+        return stats.copy(lifecycles.size(), queues.size(), deferrals.running(), host.eventFailures,
+            dog == null ? 0 : dog.overruns());
     }
 
     private boolean onIngress(IngressEvent event, long sequence, boolean endOfBatch) {

@@ -40,6 +40,7 @@ public final class PrometheusText {
         classGauges(out, routers);
         histograms(out, routers);
         liveGauges(out, routers);
+        overruns(out, routers);
         workerGauges(out, routers);
         return out.toString();
     }
@@ -106,6 +107,17 @@ public final class PrometheusText {
                     long value = g == 0 ? stats.live() : g == 1 ? stats.deferralsRunning() : stats.parkedNow();
                     sample(out, gauges[g][0], model(m), value);
                 }
+            }
+        }
+    }
+
+    private static void overruns(StringBuilder out, List<RouterMetrics> routers) {
+        header(out, "sluice_scheduler_overruns_total", "counter", "Scheduler duty cycles that ran past the watchdog's "
+            + "threshold: a plugin or observer blocked the model's scheduler.");
+        for (RouterMetrics m : routers) {
+            RouterStatistics stats = m.stats.get();
+            if (stats != null) {
+                sample(out, "sluice_scheduler_overruns_total", model(m), stats.dutyCycleOverruns());
             }
         }
     }
