@@ -29,6 +29,9 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     double priorityJumpIn;
     private long ingressAt;
     long initialCachedTokens;
+    /** The worker table's last cache estimate for this request and the table version it was taken at. */
+    long cachedEstimate;
+    long cachedEstimateVersion = -1;
 
     private String classOverride;
     private long costOverride;
@@ -74,6 +77,8 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
         priorityJumpIn = request.priorityJump();
         ingressAt = ingressAtNs;
         initialCachedTokens = 0;
+        cachedEstimate = 0;
+        cachedEstimateVersion = -1;
         clearQueueSnapshot();
         classOverride = null;
         presetDueAt(NO_DEADLINE);

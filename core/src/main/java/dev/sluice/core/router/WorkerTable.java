@@ -34,6 +34,8 @@ final class WorkerTable implements DispatchGate {
     private final WorkerSelector selector;
     private WorkerState[] ordered = new WorkerState[0];
     private volatile List<RequestClassifierWorker> snapshot = List.of();
+    /** Bumped by every change that can move a cache estimate: a join, a leave, a KV event. */
+    private long version;
 
     WorkerTable(int blockSize, WorkerSelector selector) {
         this.blockSize = blockSize;
@@ -49,6 +51,7 @@ final class WorkerTable implements DispatchGate {
         } else {
             byId.put(id, new WorkerState(id, maxNumBatchedTokens, totalKvBlocks));
         }
+        version++;
         rebuild();
     }
 
@@ -59,6 +62,7 @@ final class WorkerTable implements DispatchGate {
         }
         index.removeWorker(id);
         active.removeWorker(id);
+        version++;
         rebuild();
         return true;
     }
@@ -66,6 +70,7 @@ final class WorkerTable implements DispatchGate {
     /** An engine's KV event; events of unregistered ranks are kept (a rank may publish before it registers). */
     void apply(KvEvent event) {
         index.apply(event);
+        version++;
     }
 
     int count() {
@@ -81,8 +86,20 @@ final class WorkerTable implements DispatchGate {
         return snapshot;
     }
 
-    /** Best cached prefix of the request over its eligible ranks, in tokens, at most its input. */
+    /**
+     * Best cached prefix of the request over its eligible ranks, in tokens, at most its input. The request's prompt
+     * and pin are fixed while it lives, so the estimate is kept on the request and only recomputed after the table
+     * changed: classification and the enqueue that follows in the same turn share one index lookup.
+     */
     long cachedTokens(LiveRequest request) {
+        if (request.cachedEstimateVersion != version) {
+            request.cachedEstimate = estimateCached(request);
+            request.cachedEstimateVersion = version;
+        }
+        return request.cachedEstimate;
+    }
+
+    private long estimateCached(LiveRequest request) {
         long[] local = request.localBlockHashes();
         if (local.length == 0 || ordered.length == 0) {
             return 0;
