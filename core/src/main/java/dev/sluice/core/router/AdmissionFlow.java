@@ -21,6 +21,7 @@ import java.util.Optional;
  *        │                 reject ─────────────────────────────────────────────────▶ TERMINAL (Aborted)
  *        ├─ defer ─▶ DEFERRED (virtual thread) ─result─▶ admit | reject
  *        └─ park  ─▶ PARKED (no thread) ─wake-up or deadline─▶ admit | reject
+ *   a classification timeout ends DEFERRED and PARKED (and a blocked classify call) with 504 classifier_timeout
  *   cancellation, deadlines and failures end any phase with one Aborted
  * </pre>
  *
@@ -44,7 +45,8 @@ final class AdmissionFlow implements Timers.Expiry {
     private boolean dispatchNeeded;
 
     AdmissionFlow(ClassifierHost host, LifecycleTable lifecycles, PolicyQueues queues, WorkerTable workers,
-                  Deferrals deferrals, RouterStats stats, SchedulerObserver observer, long startNs) {
+                  Deferrals deferrals, RouterStats stats, SchedulerObserver observer, long startNs,
+                  long classificationTimeoutNs) {
         this.observer = observer;
         this.host = host;
         this.lifecycles = lifecycles;
@@ -55,7 +57,8 @@ final class AdmissionFlow implements Timers.Expiry {
         this.stats = stats;
         this.profile = queues.profile();
         this.drain = new DrainRate(profile.classes().size());
-        this.stage = new ClassifyStage(this, host, workers, deferrals, timers, stats, observer, drain);
+        this.stage = new ClassifyStage(this, host, workers, deferrals, timers, stats, observer, drain,
+            classificationTimeoutNs);
     }
 
     void now(long nanos) {
@@ -97,6 +100,8 @@ final class AdmissionFlow implements Timers.Expiry {
     public void onDeadline(LiveRequest request, long now) {
         if (request.phase == LifecyclePhase.PARKED) {
             stage.onParkDeadline(request);
+        } else if (request.phase == LifecyclePhase.DEFERRED) {
+            stage.onClassifyDeadline(request);
         } else if (request.phase == LifecyclePhase.QUEUED && queues.remove(request)) {
             expireQueued(request);
         }

@@ -13,6 +13,8 @@ import org.slf4j.LoggerFactory;
  * {@code classify} becomes that request's failure; one from {@code onEvent} is counted and logged, and delivery
  * goes on. A classifier that keeps the default {@code classify} is not called (the default admits unchanged), and
  * events are built only if it overrides {@code onEvent}: a pass-through router allocates nothing per request.
+ * With a {@link PluginCallGuard}, a call that blocks past the classification timeout is interrupted by the watchdog:
+ * {@code classify} then answers {@link TimedOut}, and an interrupted {@code onEvent} counts as a failed delivery.
  * Owned by the scheduler thread; not thread-safe.
  */
 final class ClassifierHost {
@@ -21,11 +23,18 @@ final class ClassifierHost {
     private final RequestClassifier classifier;
     private final boolean passThrough;
     private final boolean observesEvents;
+    private final PluginCallGuard guard;
     long classifyFailures;
     long eventFailures;
 
     ClassifierHost(RequestClassifier classifier) {
+        this(classifier, null);
+    }
+
+    /** {@code guard} is {@code null} when plugin calls are not timed. */
+    ClassifierHost(RequestClassifier classifier, PluginCallGuard guard) {
         this.classifier = classifier;
+        this.guard = guard;
         this.passThrough = !overrides(classifier, "classify", dev.sluice.core.api.ClassifyRequest.class);
         this.observesEvents = overrides(classifier, "onEvent", ClassifyEvent.class);
     }
@@ -44,29 +53,63 @@ final class ClassifierHost {
         return observesEvents;
     }
 
-    /** Calls {@code classify}; a thrown exception is returned as {@link Failure}. */
+    /**
+     * Calls {@code classify}: the decision, a thrown exception as {@link Failure}, or {@link TimedOut} when the
+     * guard cut the call (whatever it then returned or threw).
+     */
     Object classify(ClassifyRequest request) {
-        try {
-            return classifier.classify(request);
-        } catch (Throwable t) {
-            classifyFailures++;
-            return new Failure(t);
+        if (guard != null) {
+            guard.begin(System.nanoTime());
         }
+        Object outcome;
+        try {
+            outcome = classifier.classify(request);
+        } catch (Throwable t) {
+            outcome = new Failure(t);
+        }
+        if (guard != null && guard.end()) {
+            return TimedOut.INSTANCE;
+        }
+        if (outcome instanceof Failure) {
+            classifyFailures++;
+        }
+        return outcome;
     }
 
-    /** Delivers one event; a failing callback is logged and counted, never propagated. */
+    /** Delivers one event; a failing (or cut) callback is logged and counted, never propagated. */
     void deliver(ClassifyEvent event) {
+        if (guard != null) {
+            guard.begin(System.nanoTime());
+        }
+        Throwable failure = null;
         try {
             classifier.onEvent(event);
         } catch (Throwable t) {
+            failure = t;
+        }
+        if (guard != null && guard.end() && failure == null) {
+            failure = new InterruptedException("onEvent ran past the classification timeout of "
+                + guard.timeoutNs() / 1_000_000 + " ms and was interrupted");
+        }
+        if (failure != null) {
             eventFailures++;
             LOG.error("Request classifier failed while processing a lifecycle event {} of request {}",
-                event.getClass().getSimpleName(), event.requestId(), t);
+                event.getClass().getSimpleName(), event.requestId(), failure);
         }
+    }
+
+    /** Calls cut by the classification timeout so far. */
+    long cutCalls() {
+        return guard == null ? 0 : guard.cuts();
     }
 
     /** A {@code classify} call that threw. */
     record Failure(Throwable cause) {
+    }
+
+    /** A {@code classify} call cut by the classification timeout. */
+    enum TimedOut {
+        INSTANCE
     }
 
     private static boolean overrides(RequestClassifier classifier, String name, Class<?> parameter) {

@@ -7,7 +7,10 @@ import dev.sluice.core.api.ClassifyRequest;
 /**
  * The classification part of admission: call the classifier (or skip a pass-through one), check its decision, and
  * admit, reject, defer (a continuation on a virtual thread) or park (no thread, until a wake-up or a deadline).
- * Admitted requests go on to {@link AdmissionFlow#enqueue}; failures become sanitized rejections.
+ * Admitted requests go on to {@link AdmissionFlow#enqueue}; failures become sanitized rejections. With a
+ * classification timeout, a request still deferred or parked when it passes (or whose {@code classify} call was cut
+ * by the watchdog) is rejected with 504 {@code classifier_timeout}: journaled as a {@code REJECT} decision, and the
+ * classifier sees one {@code Aborted}.
  *
  * <p>Owned by the scheduler thread; not thread-safe.
  */
@@ -20,9 +23,11 @@ final class ClassifyStage {
     private final RouterStats stats;
     private final SchedulerObserver observer;
     private final DrainRate drain;
+    private final long timeoutNs;
 
     ClassifyStage(AdmissionFlow flow, ClassifierHost host, WorkerTable workers, Deferrals deferrals, Timers timers,
-                  RouterStats stats, SchedulerObserver observer, DrainRate drain) {
+                  RouterStats stats, SchedulerObserver observer, DrainRate drain, long timeoutNs) {
+        this.timeoutNs = timeoutNs;
         this.flow = flow;
         this.host = host;
         this.workers = workers;
@@ -46,9 +51,15 @@ final class ClassifyStage {
             return;
         }
         request.initialCachedTokens = workers.cachedTokens(request);
+        if (timeoutNs > 0) {
+            request.classifyDeadline = flow.now() + timeoutNs;
+        }
         Object outcome = host.classify(request);
         if (outcome instanceof Classification decision) {
             apply(request, decision);
+        } else if (outcome == ClassifierHost.TimedOut.INSTANCE) {
+            timeOut(request, "request classifier blocked the scheduler in classify past the classification timeout "
+                + "of " + timeoutNs / 1_000_000 + " ms and was interrupted");
         } else {
             Throwable cause = ((ClassifierHost.Failure) outcome).cause();
             flow.fail(request, Rejections.classifierFailed("request classifier threw: " + cause, cause));
@@ -88,6 +99,9 @@ final class ClassifyStage {
         }
         stats.deferred++;
         request.phase = LifecyclePhase.DEFERRED;
+        if (request.classifyDeadline != ClassifyRequest.NO_DEADLINE) {
+            timers.schedule(request, request.classifyDeadline);
+        }
     }
 
     private void park(LiveRequest request, Classification decision) {
@@ -100,8 +114,10 @@ final class ClassifyStage {
         request.parkTimeout = decision.error();
         stats.parked++;
         stats.parkedNow++;
-        if (decision.parkDeadline() != ClassifyRequest.NO_DEADLINE) {
-            timers.schedule(request, decision.parkDeadline());
+        request.parkDeadline = decision.parkDeadline();
+        long deadline = Math.min(request.parkDeadline, request.classifyDeadline);
+        if (deadline != ClassifyRequest.NO_DEADLINE) {
+            timers.schedule(request, deadline);
         }
     }
 
@@ -139,9 +155,30 @@ final class ClassifyStage {
         }
     }
 
-    /** The park deadline passed: the park's own outcome (admit, or its rejection) applies. */
+    /**
+     * The parked request's timer fired: past the classification timeout it is timed out (unless its own park
+     * deadline came no later); otherwise the park's own outcome (admit, or its rejection) applies.
+     */
     void onParkDeadline(LiveRequest request) {
         request.existingWakeup().close();
+        if (request.classifyDeadline < request.parkDeadline) {
+            timeOut(request, "request classifier kept the request parked past the classification timeout of "
+                + timeoutNs / 1_000_000 + " ms");
+            return;
+        }
         decideParked(request, request.parkTimeout);
+    }
+
+    /** A deferred request's classification timeout passed: its continuation is interrupted and dropped. */
+    void onClassifyDeadline(LiveRequest request) {
+        deferrals.interrupt(request);
+        timeOut(request, "request classifier continuation did not finish within the classification timeout of "
+            + timeoutNs / 1_000_000 + " ms and was interrupted");
+    }
+
+    private void timeOut(LiveRequest request, String diagnostic) {
+        stats.classifierTimeouts++;
+        observer.onClassified(flow.now(), request, Classification.Kind.REJECT);
+        flow.reject(request, Rejections.classifierTimeout(diagnostic));
     }
 }

@@ -42,6 +42,10 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     private RequestProgress.Updater progress;
     private long contextTokens;
     private boolean contextObserved;
+    /** When classification must have ended (deferrals and parks included), or {@code NO_DEADLINE}. */
+    long classifyDeadline = NO_DEADLINE;
+    /** While parked: the park's own deadline, or {@code NO_DEADLINE}. */
+    long parkDeadline = NO_DEADLINE;
     /** While parked: the rejection at the park deadline, {@code null} to admit then. */
     dev.sluice.core.api.AdmissionError parkTimeout;
     private RequestWakeup wakeup;
@@ -89,6 +93,8 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
         contextTokens = request.inputTokens();
         contextObserved = false;
         parkTimeout = null;
+        classifyDeadline = NO_DEADLINE;
+        parkDeadline = NO_DEADLINE;
         wakeup = null;
         deferral = null;
         timerId = -1;

@@ -66,13 +66,15 @@ public final class ModelRouter implements AutoCloseable {
         this.classifier = context.classifierFactory() == null ? new RequestClassifier() { }
             : Objects.requireNonNull(context.classifierFactory().create(classifierContext),
                 "the request classifier factory returned null");
-        this.agent = new SchedulerAgent(context, ring, signals, new ClassifierHost(classifier), workers, periodic,
-            new RouterStats());
+        PluginCallGuard guard = ownThread && context.classificationTimeoutNs() > 0
+            ? new PluginCallGuard(context.classificationTimeoutNs()) : null;
+        this.agent = new SchedulerAgent(context, ring, signals, new ClassifierHost(classifier, guard), workers,
+            periodic, new RouterStats());
         ErrorHandler errors = t -> LOG.error("scheduler of model {} failed a duty cycle", context.model(), t);
         if (ownThread) {
             idle.pendingWork(agent::hasPendingWork);
-            this.watchdog = context.watchdogThresholdNs() > 0
-                ? new SchedulerWatchdog(agent.roleName(), context.watchdogThresholdNs()) : null;
+            this.watchdog = context.watchdogThresholdNs() > 0 || guard != null
+                ? new SchedulerWatchdog(agent.roleName(), context.watchdogThresholdNs(), guard) : null;
             agent.watchdog(watchdog);
             this.runner = new AgentRunner(context.idleStrategy() != null ? context.idleStrategy() : idle, errors,
                 null, agent);

@@ -41,6 +41,15 @@ final class Rejections {
         return cause == null ? error : error.causedBy(cause);
     }
 
+    /**
+     * The classification (a deferral, a park, or a {@code classify} call blocking the scheduler) outlasted the
+     * router's classification timeout: 504, detail for operators.
+     */
+    static AdmissionError classifierTimeout(String diagnostic) {
+        return AdmissionError.of(ErrorClass.DEADLINE_EXCEEDED).reason("classifier_timeout")
+            .publicMessage("request classification timed out").diagnostic(diagnostic);
+    }
+
     /** The worker selector failed: sanitized 500, detail for operators. */
     static AdmissionError selectorFailed(Throwable cause) {
         return AdmissionError.of(ErrorClass.INTERNAL).reason("worker_selection_failed")

@@ -34,6 +34,7 @@ public final class RouterContext {
     private WorkerSelectorFactory workerSelector = DefaultWorkerSelector.factory(DefaultSelectorSettings.DEFAULTS);
     private long randomSeed = 42;
     private long watchdogThresholdNs = 100_000_000L;
+    private long classificationTimeoutNs;
 
     public RouterContext model(String name) {
         this.model = Objects.requireNonNull(name, "model");
@@ -193,6 +194,25 @@ public final class RouterContext {
 
     public long watchdogThresholdNs() {
         return watchdogThresholdNs;
+    }
+
+    /**
+     * How long one request's classification may take, deferrals and parks included; past it the request is
+     * rejected with 504 {@code classifier_timeout}, its continuation interrupted, and the classifier sees one
+     * {@code Aborted}. On a router with its own thread, a {@code classify} or {@code onEvent} call that blocks the
+     * scheduler this long is interrupted too (a plugin blocked without looking at interrupts cannot be cut; the
+     * watchdog reports it). Default 0: no timeout, as in Dynamo, where a plugin bounds its own waits.
+     */
+    public RouterContext classificationTimeout(java.time.Duration timeout) {
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("the classification timeout must not be negative, was " + timeout);
+        }
+        this.classificationTimeoutNs = timeout.toNanos();
+        return this;
+    }
+
+    public long classificationTimeoutNs() {
+        return classificationTimeoutNs;
     }
 
     void conclude() {

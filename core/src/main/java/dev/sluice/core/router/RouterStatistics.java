@@ -23,10 +23,13 @@ package dev.sluice.core.router;
  * @param deferralsRunning   continuations running now.
  * @param parkedNow          requests parked now (waiting for a wake-up or deadline, holding no thread).
  * @param dutyCycleOverruns  duty cycles that ran past the watchdog's threshold (a plugin blocked the scheduler).
+ * @param classifierTimeouts classifications answered 504 {@code classifier_timeout}: deferred, parked or blocked
+ *                           past the router's classification timeout.
  */
 public record RouterStatistics(long arrived, long admitted, long dispatched, long completed, long aborted,
                                long rejected, long deferred, long parked, long expired, long retried,
                                long queueRejected, long classifierFailures, long eventFailures,
                                long listenerFailures, long staleResults, int live, int queued,
-                               int deferralsRunning, int parkedNow, long dutyCycleOverruns) {
+                               int deferralsRunning, int parkedNow, long dutyCycleOverruns,
+                               long classifierTimeouts) {
 }

@@ -22,10 +22,11 @@ final class RouterStats {
     long selectorFailures;
     long listenerFailures;
     long staleResults;
+    long classifierTimeouts;
 
     RouterStatistics copy(int live, int queued, int deferralsRunning, long eventFailures, long overruns) {
         return new RouterStatistics(arrived, admitted, dispatched, completed, aborted, rejected, deferred, parked,
             expired, retried, queueRejected, classifierFailures, eventFailures, listenerFailures, staleResults, live,
-            queued, deferralsRunning, parkedNow, overruns);
+            queued, deferralsRunning, parkedNow, overruns, classifierTimeouts);
     }
 }

@@ -60,7 +60,8 @@ final class SchedulerAgent implements Agent {
         this.queues = new PolicyQueues(context.profile());
         this.deferrals = new Deferrals(signals, context.maxDeferrals());
         this.observer = CompositeObserver.guarding(context.observer());
-        this.flow = new AdmissionFlow(host, lifecycles, queues, workers, deferrals, stats, observer, nowNs);
+        this.flow = new AdmissionFlow(host, lifecycles, queues, workers, deferrals, stats, observer, nowNs,
+            context.classificationTimeoutNs());
         this.timers = flow.timers();
     }
 

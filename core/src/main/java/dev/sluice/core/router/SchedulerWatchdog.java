@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
  * Watches one router's scheduler for duty cycles that run too long, which means a plugin (or an observer) blocks
  * the scheduler thread: every admission and event of that model waits meanwhile. The scheduler stamps the start of
  * each cycle; a daemon thread samples the stamp and, for each cycle past the threshold, counts one overrun and logs
- * the scheduler thread's stack once, which names the blocking call. It observes only; it cannot unblock a plugin.
+ * the scheduler thread's stack once, which names the blocking call. With a {@link PluginCallGuard} (a
+ * classification timeout) it also interrupts a plugin call that has blocked the scheduler past the timeout.
  *
  * <p>{@link #cycleStarted}/{@link #cycleEnded} on the scheduler thread; the rest on the watchdog's thread.
  */
@@ -20,6 +21,7 @@ final class SchedulerWatchdog implements AutoCloseable {
 
     private final NanoClock clock;
     private final long thresholdNs;
+    private final PluginCallGuard guard;
     private final AtomicLong overruns = new AtomicLong();
     private final Thread thread;
     private volatile long cycleStart;
@@ -27,9 +29,17 @@ final class SchedulerWatchdog implements AutoCloseable {
     private volatile boolean closed;
     private long reportedCycle;
 
-    SchedulerWatchdog(String name, long thresholdNs) {
+    /**
+     * @param thresholdNs overruns are counted past this; 0 counts none.
+     * @param guard       the plugin-call guard to enforce, or {@code null}.
+     */
+    SchedulerWatchdog(String name, long thresholdNs, PluginCallGuard guard) {
+        if (thresholdNs <= 0 && guard == null) {
+            throw new IllegalArgumentException("a watchdog needs a threshold or a plugin-call guard");
+        }
         this.clock = System::nanoTime;
         this.thresholdNs = thresholdNs;
+        this.guard = guard;
         this.thread = new Thread(this::watch, name + "-watchdog");
         thread.setDaemon(true);
         thread.start();
@@ -54,11 +64,17 @@ final class SchedulerWatchdog implements AutoCloseable {
     }
 
     private void watch() {
-        long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), thresholdNs / 4);
+        long shortest = guard == null ? thresholdNs
+            : thresholdNs <= 0 ? guard.timeoutNs() : Math.min(thresholdNs, guard.timeoutNs());
+        long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), shortest / 4);
         while (!closed) {
             LockSupport.parkNanos(this, period);
+            long now = clock.nanoTime();
+            if (guard != null) {
+                guard.cutIfOverdue(now);
+            }
             long start = cycleStart;
-            if (start != 0 && start != reportedCycle && clock.nanoTime() - start > thresholdNs) {
+            if (thresholdNs > 0 && start != 0 && start != reportedCycle && now - start > thresholdNs) {
                 reportedCycle = start;
                 overruns.incrementAndGet();
                 report();

@@ -85,8 +85,8 @@ final class DemoCommand implements Callable<Integer> {
     private boolean overHttp(PolicySource.Loaded policy, OptionalDouble threshold)
         throws JournalException, IOException, InterruptedException {
         RouterContext router = FrontendAssembly.router(policy, InProcessDemo.MODEL, threshold,
-            policyOptions.queuePolicy, "kv",
-            InProcessDemo.sessionTurnClassifier()).randomSeed(seed);
+            policyOptions.queuePolicy, "kv", InProcessDemo.sessionTurnClassifier(),
+            policyOptions.classificationTimeout(spec.commandLine())).randomSeed(seed);
         String classifier = FrontendAssembly.classifierName(policy, InProcessDemo.DEMO_CLASSIFIER);
         JournalSetup journal = FrontendAssembly.journal(journalOptions.context(), policy, classifier, threshold,
             policyOptions.queuePolicy);
@@ -125,6 +125,11 @@ final class DemoCommand implements Callable<Integer> {
                 "--duration must be more than 0 and at most 1h, was " + duration);
         }
         journalOptions.validate(spec.commandLine());
+        Duration timeout = policyOptions.classificationTimeout(spec.commandLine());
+        if (inProcess && !timeout.isZero()) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--classification-timeout applies to the HTTP demo, not --in-process (its clock is virtual)");
+        }
     }
 
     /** {@code ./sluice-reports/demo-<UTC timestamp>.html} (git-ignored). */

@@ -6,6 +6,7 @@ import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.transport.frontend.JournalSetup;
 import dev.sluice.transport.frontend.RouterModes;
+import java.time.Duration;
 import java.util.OptionalDouble;
 
 /**
@@ -19,16 +20,18 @@ final class FrontendAssembly {
     /**
      * The router for {@code modelName} under the loaded policy.
      *
-     * @param fallbackClassifier the classifier when the policy names none, or {@code null} for pass-through.
+     * @param fallbackClassifier    the classifier when the policy names none, or {@code null} for pass-through.
+     * @param classificationTimeout the longest classification, {@link Duration#ZERO} for none.
      * @throws IllegalArgumentException an unknown router mode (the message names it).
      */
     static RouterContext router(PolicySource.Loaded policy, String modelName, OptionalDouble threshold,
                                 QueuePolicy queuePolicy, String routerMode,
-                                RequestClassifierFactory fallbackClassifier) {
+                                RequestClassifierFactory fallbackClassifier, Duration classificationTimeout) {
         RequestClassifierFactory classifier = policy.classifier() != null ? policy.classifier() : fallbackClassifier;
         return new RouterContext()
             .profile(policy.config().profileFor(modelName, threshold, queuePolicy))
             .classifierFactory(classifier)
+            .classificationTimeout(classificationTimeout)
             .workerSelector(RouterModes.parse(routerMode).selector(policy.selector()));
     }
 

@@ -3,6 +3,7 @@ package dev.sluice.transport.cli;
 import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.spi.DefaultSelectorSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
@@ -26,6 +27,22 @@ final class PolicyOptions {
 
     @Option(names = "--plugin-path", paramLabel = "DIR", description = "Directories of plugin jars to link.")
     List<Path> pluginPath = new ArrayList<>();
+
+    @Option(names = "--classification-timeout", defaultValue = "0s", paramLabel = "DURATION",
+        converter = DurationConverter.class,
+        description = "Longest a request's classification may take, deferrals and parks included; past it the "
+            + "request gets 504 classifier_timeout and a classify call blocking the scheduler is interrupted. "
+            + "0s (default): no timeout, as in Dynamo.")
+    Duration classificationTimeout;
+
+    /** The classification timeout, checked: not negative. */
+    Duration classificationTimeout(CommandLine commandLine) {
+        if (classificationTimeout.isNegative()) {
+            throw new CommandLine.ParameterException(commandLine,
+                "--classification-timeout must not be negative, was " + classificationTimeout);
+        }
+        return classificationTimeout;
+    }
 
     /** The fallback threshold, checked: finite and non-negative. */
     OptionalDouble threshold(CommandLine commandLine) {

@@ -119,7 +119,8 @@ final class ServeCommand implements Callable<Integer> {
         }
         OptionalDouble threshold = policyOptions.threshold(spec.commandLine());
         QueuePolicy queuePolicy = policyOptions.queuePolicy;
-        RouterContext router = FrontendAssembly.router(policy, modelName, threshold, queuePolicy, routerMode, null);
+        RouterContext router = FrontendAssembly.router(policy, modelName, threshold, queuePolicy, routerMode, null,
+            policyOptions.classificationTimeout(spec.commandLine()));
         JournalSetup journal = FrontendAssembly.journal(journalOptions.context(), policy,
             FrontendAssembly.classifierName(policy, "default"), threshold, queuePolicy);
         FrontendSettings settings;
@@ -157,6 +158,7 @@ final class ServeCommand implements Callable<Integer> {
 
     private void validate() {
         policyOptions.threshold(spec.commandLine());
+        policyOptions.classificationTimeout(spec.commandLine());
         journalOptions.validate(spec.commandLine());
         try {
             RouterModes.parse(routerMode);

@@ -41,6 +41,7 @@ public final class PrometheusText {
         histograms(out, routers);
         liveGauges(out, routers);
         overruns(out, routers);
+        classifierTimeouts(out, routers);
         workerGauges(out, routers);
         return out.toString();
     }
@@ -118,6 +119,17 @@ public final class PrometheusText {
             RouterStatistics stats = m.stats.get();
             if (stats != null) {
                 sample(out, "sluice_scheduler_overruns_total", model(m), stats.dutyCycleOverruns());
+            }
+        }
+    }
+
+    private static void classifierTimeouts(StringBuilder out, List<RouterMetrics> routers) {
+        header(out, "sluice_classifier_timeouts_total", "counter", "Requests answered 504 classifier_timeout: their "
+            + "classification (a deferral, a park or a blocked classify call) outlasted --classification-timeout.");
+        for (RouterMetrics m : routers) {
+            RouterStatistics stats = m.stats.get();
+            if (stats != null) {
+                sample(out, "sluice_classifier_timeouts_total", model(m), stats.classifierTimeouts());
             }
         }
     }

@@ -63,6 +63,18 @@ class SluiceMainTest {
     }
 
     @Test
+    void shouldExitWith2OnANegativeClassificationTimeout() {
+        assertEquals(2, run("serve", "--classification-timeout", "-1s"));
+        assertTrue(err.toString().contains("--classification-timeout must not be negative, was PT-1S"), err::toString);
+    }
+
+    @Test
+    void shouldRefuseAClassificationTimeoutOnTheVirtualClock() {
+        assertEquals(2, run("demo", "--in-process", "--classification-timeout", "1s"));
+        assertTrue(err.toString().contains("applies to the HTTP demo, not --in-process"), err::toString);
+    }
+
+    @Test
     void shouldRejectAnInvalidPolicyFileWithItsLineAndKey(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("bad.yaml");
         Files.writeString(file, "default_policy_family: standard\nuncached_isl_buckets:\n  - min_tokens: 0\n"
