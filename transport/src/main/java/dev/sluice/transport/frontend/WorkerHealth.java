@@ -183,12 +183,13 @@ final class WorkerHealth implements AutoCloseable {
         slot.unhealthySince = now;
         slot.intervalNs = settings.firstRetry().toNanos();
         slot.nextProbeAt = now + slot.intervalNs;
-        unhealthy.incrementAndGet();
         int threshold = settings.failureThreshold();
         LOG.warn("worker {} ({}) is unhealthy after {}, the last: {}; it leaves the router and is probed in {}",
             slot.worker, slot.address, threshold == 1 ? "an engine failure" : threshold + " engine failures in a row",
             slot.lastFailure, WorkerHealthSettings.describe(settings.firstRetry()));
         listener.onUnhealthy(slot.worker);
+        // Counted after the listener: whoever sees every worker unhealthy knows the router has been told.
+        unhealthy.incrementAndGet();
         timer.schedule(() -> probeDue(slot, episode), slot.intervalNs);
     }
 
@@ -237,10 +238,10 @@ final class WorkerHealth implements AutoCloseable {
                 return result;
             }
             slot.healthy = true;
-            unhealthy.decrementAndGet();
             LOG.info("worker {} ({}) recovered after {} ms unhealthy: its engine answered a probe; it rejoins the "
                 + "router", slot.worker, slot.address, (clock.nanoTime() - slot.unhealthySince) / 1_000_000);
             listener.onRecovered(slot.worker);
+            unhealthy.decrementAndGet();
             return result;
         } finally {
             slot.lock.unlock();
@@ -277,11 +278,6 @@ final class WorkerHealth implements AutoCloseable {
     /** Workers marked unhealthy now. */
     int unhealthyCount() {
         return unhealthy.get();
-    }
-
-    /** How many workers are tracked. */
-    int size() {
-        return slots.length;
     }
 
     /** True when there are workers and every one of them is unhealthy. */
