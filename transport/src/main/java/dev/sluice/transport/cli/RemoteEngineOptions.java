@@ -3,6 +3,7 @@ package dev.sluice.transport.cli;
 import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.engine.http.HttpEngineSettings;
 import dev.sluice.transport.frontend.EngineSetup;
+import dev.sluice.transport.frontend.WorkerHealthSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +45,19 @@ final class RemoteEngineOptions {
         description = "Token budget of one forward pass of each remote engine (default: ${DEFAULT-VALUE}).")
     long maxNumBatchedTokens;
 
+    @Option(names = "--engine-failure-threshold", defaultValue = "3", paramLabel = "N",
+        description = "Failures in a row after which a remote engine is marked unhealthy: connection refused or "
+            + "lost, 5xx, 429, no first token in time, a malformed stream (not a 4xx rejection of the request, not a "
+            + "client that left). It leaves the router, requests running on it end as they will, and it is probed "
+            + "with GET /v1/models until it answers; then it rejoins. 0: never (default: ${DEFAULT-VALUE}).")
+    int failureThreshold;
+
+    @Option(names = "--engine-retry-backoff", defaultValue = "1s..30s", paramLabel = "FIRST..MAX",
+        converter = RetryBackoff.Converter.class,
+        description = "When to probe an unhealthy remote engine: FIRST after it turned unhealthy, then at doubling "
+            + "intervals up to MAX; one duration probes at a fixed interval (default: ${DEFAULT-VALUE}).")
+    RetryBackoff retryBackoff;
+
     boolean remote() {
         return !urls.isEmpty();
     }
@@ -66,6 +80,16 @@ final class RemoteEngineOptions {
         if (model != null && model.isBlank()) {
             throw new IllegalArgumentException("--engine-model must not be blank");
         }
+        if (failureThreshold < 0) {
+            throw new IllegalArgumentException("--engine-failure-threshold must be >= 0 (0: never mark an engine "
+                + "unhealthy), was " + failureThreshold);
+        }
+        Duration first = retryBackoff.first();
+        Duration max = retryBackoff.max();
+        if (first.isZero() || first.isNegative() || max.compareTo(first) < 0) {
+            throw new IllegalArgumentException("--engine-retry-backoff must be positive with FIRST at most MAX, e.g. "
+                + "1s..30s, was " + retryBackoff);
+        }
         EngineRuntimeConfig config = new EngineRuntimeConfig(totalKvBlocks, blockSize, maxNumBatchedTokens,
             MAX_NUM_SEQS, 1);
         List<HttpEngineSettings> engines = new ArrayList<>(urls.size());
@@ -73,6 +97,6 @@ final class RemoteEngineOptions {
             engines.add(HttpEngineSettings.of(url, model != null ? model : servedModel, connectTimeout,
                 firstTokenTimeout, config));
         }
-        return new EngineSetup.Remote(engines);
+        return new EngineSetup.Remote(engines, new WorkerHealthSettings(failureThreshold, first, max));
     }
 }

@@ -28,6 +28,20 @@ public interface Engine extends AutoCloseable {
      */
     EngineLoad load(int dpRank);
 
+    /** Where the engine runs, for operators' logs: its URL, or {@code in-process} (the default). */
+    default String address() {
+        return "in-process";
+    }
+
+    /**
+     * Checks, cheaply and without generating anything, whether the engine answers: used to bring back a worker that
+     * was marked unhealthy. Blocks the caller up to the engine's own timeouts; never throws. Any thread. In-process
+     * engines cannot become unreachable, so the default says {@link ProbeResult#REACHABLE}.
+     */
+    default ProbeResult probe() {
+        return ProbeResult.REACHABLE;
+    }
+
     /** Stops the engine. Requests still running end with {@link EngineListener#onError}. Idempotent. */
     @Override
     void close();

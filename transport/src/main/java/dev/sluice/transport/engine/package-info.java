@@ -1,7 +1,7 @@
 /**
  * What the frontend needs from any inference engine, in-process or remote: submit a tokenized request and receive
  * one callback per generated token and exactly one terminal callback; cancel; read the engine's runtime
- * configuration and a load snapshot per data-parallel rank. KV events go to the
+ * configuration and a load snapshot per data-parallel rank; probe whether it answers at all. KV events go to the
  * {@link dev.sluice.core.kv.KvEventSink} an engine was built with (engines that cannot report them send none).
  * In-process engines report token ids ({@code onToken}), which the frontend renders; remote engines report the
  * text they generated ({@code onText}) and are sent the prompt text ({@link

@@ -8,6 +8,7 @@ import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.engine.EngineQueue;
 import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineStream;
+import dev.sluice.transport.engine.ErrorKind;
 import dev.sluice.transport.metrics.RouterMetrics;
 import dev.sluice.transport.openai.CompletionHeader;
 import dev.sluice.transport.openai.CompletionRequest;
@@ -29,11 +30,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * admission (the handler's virtual thread parks meanwhile), then either answer the rejection or run the request on
  * the chosen engine and stream it back, reporting its lifecycle to the router: responding at the first token,
  * completed with prompt + completion tokens, aborted when the engine fails or the client goes away (the engine
- * request is cancelled, the booking released). Dynamo's priority, policy-class, session and tenant headers are
- * read only from {@link TrustedSources trusted} clients; others have them ignored and counted. Thread-safe.
+ * request is cancelled, the booking released). Each engine outcome also goes to the worker's {@link WorkerHealth};
+ * when every worker is unhealthy, the router's "no workers" rejection is answered as {@code no_healthy_workers}.
+ * Dynamo's priority, policy-class, session and tenant headers are read only from {@link TrustedSources trusted}
+ * clients; others have them ignored and counted. Thread-safe.
  */
 final class CompletionsEndpoint implements Handler {
     private static final AtomicLong IDS = new AtomicLong();
+    /** The router's rejection reason when it has no worker to place a request on. */
+    private static final String NO_WORKERS = "no_endpoints";
 
     private final CompletionRequest.Endpoint endpoint;
     private final ModelRouter router;
@@ -46,6 +51,7 @@ final class CompletionsEndpoint implements Handler {
     private final HeaderName tenantHeader;
     private final TrustedSources trustedSources;
     private final RouterMetrics metrics;
+    private final WorkerHealth health;
 
     CompletionsEndpoint(CompletionRequest.Endpoint endpoint, FrontendParts parts) {
         this.endpoint = endpoint;
@@ -59,6 +65,7 @@ final class CompletionsEndpoint implements Handler {
         this.tenantHeader = parts.settings().tenantHeader();
         this.trustedSources = parts.settings().trustedSources();
         this.metrics = parts.metrics();
+        this.health = parts.health();
     }
 
     @Override
@@ -98,7 +105,12 @@ final class CompletionsEndpoint implements Handler {
             return;
         }
         if (ticket.error() != null) {
-            ErrorResponses.send(res, ticket.error(), overloadStatus);
+            if (health.noneHealthy() && NO_WORKERS.equals(ticket.error().reason())) {
+                // The router has no workers because every engine failed: say so, and when a probe is next due.
+                ErrorResponses.noHealthyWorkers(res, health.nanosUntilNextProbe());
+            } else {
+                ErrorResponses.send(res, ticket.error(), overloadStatus);
+            }
             return;
         }
         serve(res, request, requestId, tokens, lifecycle, ticket);
@@ -132,8 +144,14 @@ final class CompletionsEndpoint implements Handler {
                 CompletionsEndpoint::engineError);
             if (outcome instanceof CompletionResponder.Finished done) {
                 router.completed(lifecycle, done.promptTokens() + done.completionTokens());
+                health.onSuccess(workerId);
             } else {
-                router.aborted(lifecycle, new EngineFailure(((CompletionResponder.Failed) outcome).message()));
+                CompletionResponder.Failed failed = (CompletionResponder.Failed) outcome;
+                router.aborted(lifecycle, new EngineFailure(failed.message()));
+                // A request the engine refused as given says nothing about the engine's health.
+                if (failed.kind() != ErrorKind.REJECTED) {
+                    health.onFailure(workerId, failed.message());
+                }
             }
             reported = true;
         } catch (IOException | UncheckedIOException e) {

@@ -18,6 +18,9 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
     /** For the ready line, e.g. {@code 4 simulated workers}. */
     String describe();
 
+    /** When a worker's engine counts as unhealthy and how it is probed afterwards. */
+    WorkerHealthSettings health();
+
     /**
      * Starts the engines, worker ids {@code 0..N-1}; KV events (from engines that report them) go to {@code sink}.
      * Nothing is left running if this throws.
@@ -48,6 +51,12 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
             return workers + " simulated worker" + (workers == 1 ? "" : "s");
         }
 
+        /** In-process engines do not fail the ways that health tracking is for: {@link WorkerHealthSettings#OFF}. */
+        @Override
+        public WorkerHealthSettings health() {
+            return WorkerHealthSettings.OFF;
+        }
+
         @Override
         public EngineSet open(KvEventSink sink) {
             SimulatedFleet fleet = SimulatedFleet.realTime(engine, workers, sink);
@@ -59,9 +68,11 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
      * Remote engines over HTTP, one worker each, in order. They send no KV events.
      *
      * @param engines at least one; all with the same block size.
+     * @param health  when an engine is marked unhealthy and taken out of the router, and how it is probed.
      */
-    record Remote(List<HttpEngineSettings> engines) implements EngineSetup {
+    record Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health) implements EngineSetup {
         public Remote {
+            Objects.requireNonNull(health, "health");
             engines = List.copyOf(engines);
             if (engines.isEmpty()) {
                 throw new IllegalArgumentException("at least one remote engine is needed");
@@ -72,6 +83,11 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
                     throw new IllegalArgumentException("remote engines must share one block size");
                 }
             }
+        }
+
+        /** Remote engines with {@link WorkerHealthSettings#DEFAULT} health tracking. */
+        public Remote(List<HttpEngineSettings> engines) {
+            this(engines, WorkerHealthSettings.DEFAULT);
         }
 
         @Override

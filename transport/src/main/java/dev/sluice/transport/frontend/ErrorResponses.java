@@ -25,6 +25,19 @@ final class ErrorResponses {
         send(res, new OpenAiException(status, type(error), error.publicMessage(), null, error.reason()));
     }
 
+    /**
+     * 503 {@code no_healthy_workers}: every engine is unhealthy. {@code Retry-After} is when the next probe is due, at
+     * least 1 s (none when unknown). The message does not tell the client how many engines there are.
+     */
+    static void noHealthyWorkers(ServerResponse res, long nanosUntilNextProbe) {
+        if (nanosUntilNextProbe >= 0) {
+            res.header(HeaderNames.RETRY_AFTER, String.valueOf(Math.max(1,
+                (nanosUntilNextProbe + 999_999_999L) / 1_000_000_000L)));
+        }
+        send(res, new OpenAiException(503, "service_unavailable", "No healthy engine is available for this model: "
+            + "its engines are failing and being retried; retry later", null, "no_healthy_workers"));
+    }
+
     static void send(ServerResponse res, OpenAiException error) {
         res.status(Status.create(error.status()));
         res.header(HeaderNames.CONTENT_TYPE, "application/json");

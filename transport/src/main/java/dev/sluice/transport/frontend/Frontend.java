@@ -2,7 +2,6 @@ package dev.sluice.transport.frontend;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.kv.WordTokenizer;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.journal.JournalHeader;
@@ -13,7 +12,6 @@ import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.router.RouterStatistics;
 import dev.sluice.core.router.SchedulerObserver;
 import dev.sluice.transport.engine.Engine;
-import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.metrics.PrometheusText;
 import dev.sluice.transport.metrics.RouterMetrics;
 import dev.sluice.transport.openai.CompletionRequest;
@@ -27,15 +25,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.SystemNanoClock;
 
 /**
  * The sluice frontend for one model: an admission router, its engines (the embedded simulated fleet or remote
  * OpenAI-compatible servers, see {@link EngineSetup}) and an
- * OpenAI-compatible Helidon server (virtual thread per request, {@code TCP_NODELAY}). Close it to shut down
+ * OpenAI-compatible Helidon server (virtual thread per request, {@code TCP_NODELAY}). A worker whose engine keeps
+ * failing leaves the router until a probe finds it answering again ({@link WorkerHealth}). Close it to shut down
  * gracefully: arrivals and requests not yet dispatched are answered 503, dispatched requests get the grace period
- * to finish, then the server, the router and the engines stop, in that order. Idempotent.
+ * to finish, then health probes, the server, the router and the engines stop, in that order. Idempotent.
  */
 public final class Frontend implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -44,6 +43,7 @@ public final class Frontend implements AutoCloseable {
     private final ModelRouter router;
     private final EngineSet engines;
     private final RouterMetrics metrics;
+    private final WorkerHealth health;
     private final WebServer server;
     private volatile boolean draining;
     private boolean closed;
@@ -51,12 +51,13 @@ public final class Frontend implements AutoCloseable {
     private final JournalWriter journal;
 
     private Frontend(FrontendSettings settings, ModelRouter router, EngineSet engines, RouterMetrics metrics,
-                     WebServer server, JournalWriter journal) {
+                     WorkerHealth health, WebServer server, JournalWriter journal) {
         this.journal = journal;
         this.settings = settings;
         this.router = router;
         this.engines = engines;
         this.metrics = metrics;
+        this.health = health;
         this.server = server;
     }
 
@@ -93,11 +94,12 @@ public final class Frontend implements AutoCloseable {
         }
         metrics.attach(router::stats);
         EngineSet engines = null;
+        WorkerHealth health = null;
         try {
             engines = settings.engines().open(router::kvEvent);
-            register(router, engines.engines());
+            health = health(settings, router, engines.engines(), metrics);
             FrontendParts parts = new FrontendParts(settings, router, engines.engines(), WordTokenizer.INSTANCE,
-                settings.engines().blockSize(), metrics);
+                settings.engines().blockSize(), metrics, health);
             Frontend[] self = new Frontend[1];
             WebServer server = WebServer.builder()
                 .host(settings.host())
@@ -122,9 +124,12 @@ public final class Frontend implements AutoCloseable {
             if (!server.isRunning()) {
                 throw new IllegalStateException("cannot listen on " + settings.host() + ":" + settings.port());
             }
-            self[0] = new Frontend(settings, router, engines, metrics, server, journal);
+            self[0] = new Frontend(settings, router, engines, metrics, health, server, journal);
             return self[0];
         } catch (RuntimeException e) {
+            if (health != null) {
+                health.close();
+            }
             if (engines != null) {
                 engines.close();
             }
@@ -140,14 +145,18 @@ public final class Frontend implements AutoCloseable {
         }
     }
 
-    private static void register(ModelRouter router, List<Engine> engines) {
-        for (int id = 0; id < engines.size(); id++) {
-            EngineRuntimeConfig config = engines.get(id).runtimeConfig();
-            for (int rank = 0; rank < config.dataParallelSize(); rank++) {
-                router.workerJoined(new WorkerWithDpRank(id, rank), config.maxNumBatchedTokens(),
-                    OptionalLong.of(config.totalKvBlocks()));
-            }
+    /** Registers every worker in the router and tracks their engines' health (see {@link WorkerHealth}). */
+    private static WorkerHealth health(FrontendSettings settings, ModelRouter router, List<Engine> engines,
+                                       RouterMetrics metrics) {
+        WorkerMembership membership = new WorkerMembership(router, engines, metrics.health());
+        membership.joinAll();
+        List<String> addresses = new ArrayList<>(engines.size());
+        for (Engine engine : engines) {
+            addresses.add(engine.address());
         }
+        WorkerHealthSettings health = settings.engines().health();
+        return new WorkerHealth(health, addresses, worker -> engines.get(worker).probe(), membership,
+            SystemNanoClock.INSTANCE, WorkerHealth.timer(health, "sluice-health-" + settings.modelName()));
     }
 
     private void health(ServerResponse res) {
@@ -158,6 +167,7 @@ public final class Frontend implements AutoCloseable {
         body.put("status", healthy ? "healthy" : "draining");
         body.put("model", settings.modelName());
         body.put("workers", engines.size());
+        body.put("unhealthy_workers", health.unhealthyCount());
         body.put("live_requests", stats.live());
         body.put("queued", stats.queued());
         try {
@@ -189,6 +199,11 @@ public final class Frontend implements AutoCloseable {
         return metrics;
     }
 
+    /** The engines' health, by worker id. */
+    WorkerHealth health() {
+        return health;
+    }
+
     /** The engines, by worker id. */
     public List<Engine> engines() {
         return engines.engines();
@@ -207,6 +222,8 @@ public final class Frontend implements AutoCloseable {
             // Shutdown only: wait for dispatched streams to finish within the grace period.
             LockSupport.parkNanos(10_000_000L);
         }
+        // No worker leaves or rejoins the router once it begins to close.
+        health.close();
         try {
             server.stop();
         } finally {

@@ -7,9 +7,9 @@ import dev.sluice.transport.metrics.RouterMetrics;
 import java.util.List;
 
 /**
- * What the endpoints share: the settings, the router, the engines (by worker id), tokenizer, block size and the
- * router's metrics.
+ * What the endpoints share: the settings, the router, the engines (by worker id), tokenizer, block size, the
+ * router's metrics and the engines' health.
  */
 record FrontendParts(FrontendSettings settings, ModelRouter router, List<Engine> engines, Tokenizer tokenizer,
-                     int blockSize, RouterMetrics metrics) {
+                     int blockSize, RouterMetrics metrics, WorkerHealth health) {
 }

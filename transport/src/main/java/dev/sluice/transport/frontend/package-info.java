@@ -8,6 +8,8 @@
  *   POST /v1/chat/completions ─▶ parse, tokenize, headers ─▶ ModelRouter.submit ─▶ wait (virtual thread parks)
  *       rejected ─▶ OpenAI error JSON, status from the error class, Retry-After
  *       dispatched(worker) ─▶ Engine.submit ─▶ JSON or SSE ─▶ responding / completed / aborted to the router
+ *                                                          └─▶ success / engine failure to WorkerHealth
+ *   WorkerHealth: failures in a row ─▶ workerLeft; probe (GET /v1/models) with backoff ─▶ workerJoined
  *   GET /v1/models, /health, /live, /metrics (Prometheus)
  * </pre>
  */

@@ -43,7 +43,25 @@ public final class PrometheusText {
         overruns(out, routers);
         classifierTimeouts(out, routers);
         workerGauges(out, routers);
+        workerHealth(out, routers);
         return out.toString();
+    }
+
+    private static void workerHealth(StringBuilder out, List<RouterMetrics> routers) {
+        header(out, "sluice_workers_unhealthy", "gauge", "Workers marked unhealthy after consecutive engine "
+            + "failures: out of the router until a probe of their engine succeeds.");
+        routers.forEach(m -> sample(out, "sluice_workers_unhealthy", model(m), m.health.unhealthy.get()));
+        header(out, "sluice_worker_health_transitions_total", "counter", "Workers turning unhealthy (to=unhealthy) "
+            + "and recovering (to=healthy).");
+        for (RouterMetrics m : routers) {
+            for (Map.Entry<Long, WorkerHealthMetrics.Transitions> e : m.health.transitions.entrySet()) {
+                String labels = model(m) + ",worker_id=\"" + e.getKey() + "\",to=\"";
+                sample(out, "sluice_worker_health_transitions_total", labels + "unhealthy\"",
+                    e.getValue().toUnhealthy.get());
+                sample(out, "sluice_worker_health_transitions_total", labels + "healthy\"",
+                    e.getValue().toHealthy.get());
+            }
+        }
     }
 
     private static void classGauges(StringBuilder out, List<RouterMetrics> routers) {

@@ -42,6 +42,7 @@ public final class RouterMetrics implements SchedulerObserver {
     final AtomicLong completed = new AtomicLong();
     final AtomicLong aborted = new AtomicLong();
     final AtomicLong untrustedHeaders = new AtomicLong();
+    final WorkerHealthMetrics health = new WorkerHealthMetrics();
     final Supplier<RouterStatistics> stats;
     final ConcurrentHashMap<String, Outcome> rejections = new ConcurrentHashMap<>();
     final ConcurrentHashMap<WorkerWithDpRank, WorkerLoad> workers = new ConcurrentHashMap<>();
@@ -61,6 +62,11 @@ public final class RouterMetrics implements SchedulerObserver {
         final AtomicLong activeRequests = new AtomicLong();
         final AtomicLong activePrefillTokens = new AtomicLong();
         volatile boolean registered = true;
+    }
+
+    /** The workers' engine health, which the frontend's health tracker reports from its own threads. */
+    public WorkerHealthMetrics health() {
+        return health;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.sluice.transport.openai;
 
 import dev.sluice.transport.engine.EngineQueue;
+import dev.sluice.transport.engine.ErrorKind;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
@@ -24,8 +25,8 @@ public final class CompletionResponder {
     public record Finished(long promptTokens, long completionTokens) implements Outcome {
     }
 
-    /** The engine failed it; the message is safe for a client and was sent as an error. */
-    public record Failed(String message) implements Outcome {
+    /** The engine failed it, for this kind of reason; the message is safe for a client and was sent as an error. */
+    public record Failed(ErrorKind kind, String message) implements Outcome {
     }
 
     /** Lets the caller observe the stream while it is written. */
@@ -116,7 +117,7 @@ public final class CompletionResponder {
                     case EngineQueue.Failed failed -> {
                         SseFrames.event(out, OpenAiJson.error(engineError.apply(failed)));
                         SseFrames.done(out);
-                        return new Failed(failed.message());
+                        return new Failed(failed.kind(), failed.message());
                     }
                 }
                 signal = queue.take();
@@ -134,6 +135,6 @@ public final class CompletionResponder {
         res.status(error.status());
         res.header(HeaderNames.CONTENT_TYPE, "application/json");
         res.send(OpenAiJson.error(error));
-        return new Failed(failed.message());
+        return new Failed(failed.kind(), failed.message());
     }
 }

@@ -3,6 +3,7 @@ package dev.sluice.transport.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.transport.frontend.WorkerHealthSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -10,9 +11,11 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
@@ -54,6 +57,44 @@ class SluiceMainTest {
             "localhost:8002"));
         assertTrue(err.toString().contains("engine URL 'localhost:8002' is invalid: the scheme must be http or https"),
             err::toString);
+    }
+
+    @Test
+    void shouldExitWith2OnANegativeEngineFailureThreshold() {
+        assertEquals(2, run("serve", "--no-journal", "--engine-url", "http://127.0.0.1:8001",
+            "--engine-failure-threshold", "-1"));
+        assertTrue(err.toString().contains("--engine-failure-threshold must be >= 0 (0: never mark an engine "
+            + "unhealthy), was -1"), err::toString);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "5s..1s | --engine-retry-backoff must be positive with FIRST at most MAX, e.g. 1s..30s, was 5s..1s",
+        "0s | --engine-retry-backoff must be positive with FIRST at most MAX, e.g. 1s..30s, was 0s..0s",
+        "soon..later | 'soon..later' is not a backoff; expected FIRST..MAX, e.g. 1s..30s, or one duration, e.g. 5s"})
+    void shouldExitWith2OnABadEngineRetryBackoff(String backoff, String message) {
+        assertEquals(2, run("serve", "--no-journal", "--engine-url", "http://127.0.0.1:8001",
+            "--engine-retry-backoff", backoff));
+        assertTrue(err.toString().contains(message), err::toString);
+    }
+
+    @Test
+    void shouldReadTheEngineHealthOptions() {
+        assertEquals(new WorkerHealthSettings(5, Duration.ofMillis(500), Duration.ofSeconds(10)), serve("--engine-url",
+            "http://127.0.0.1:8001", "--engine-failure-threshold", "5", "--engine-retry-backoff", "500ms..10s")
+            .remote.setup("m", 16).health());
+        assertEquals(new WorkerHealthSettings(3, Duration.ofSeconds(5), Duration.ofSeconds(5)), serve("--engine-url",
+            "http://127.0.0.1:8001", "--engine-retry-backoff", "5s").remote.setup("m", 16).health());
+        assertEquals(WorkerHealthSettings.DEFAULT, serve("--engine-url", "http://127.0.0.1:8001").remote
+            .setup("m", 16).health());
+    }
+
+    /** {@code sluice serve} with these options, parsed and not run. */
+    private static ServeCommand serve(String... options) {
+        String[] args = new String[options.length + 1];
+        args[0] = "serve";
+        System.arraycopy(options, 0, args, 1, options.length);
+        return (ServeCommand) SluiceMain.commandLine().parseArgs(args).subcommand().commandSpec().userObject();
     }
 
     @Test

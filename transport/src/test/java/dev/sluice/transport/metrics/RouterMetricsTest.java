@@ -72,6 +72,25 @@ class RouterMetricsTest {
     }
 
     @Test
+    void shouldExportUnhealthyWorkersAndTheirTransitions() {
+        RouterMetrics metrics = new RouterMetrics("m", PolicyProfile.synthetic(OptionalDouble.empty(),
+            QueuePolicy.FCFS), 529);
+        metrics.health().tracked(0);
+        metrics.health().tracked(1);
+        metrics.health().turnedUnhealthy(1);
+        metrics.health().recovered(1);
+        metrics.health().turnedUnhealthy(1);
+
+        String text = PrometheusText.render(List.of(metrics));
+        assertLine(text, "# TYPE sluice_workers_unhealthy gauge");
+        assertLine(text, "sluice_workers_unhealthy{model=\"m\"} 1");
+        assertLine(text, "# TYPE sluice_worker_health_transitions_total counter");
+        assertLine(text, "sluice_worker_health_transitions_total{model=\"m\",worker_id=\"1\",to=\"unhealthy\"} 2");
+        assertLine(text, "sluice_worker_health_transitions_total{model=\"m\",worker_id=\"1\",to=\"healthy\"} 1");
+        assertLine(text, "sluice_worker_health_transitions_total{model=\"m\",worker_id=\"0\",to=\"unhealthy\"} 0");
+    }
+
+    @Test
     void shouldEscapeLabelValues() {
         assertTrue(PrometheusText.escape("a\"b\\c\nd").equals("a\\\"b\\\\c\\nd"));
     }

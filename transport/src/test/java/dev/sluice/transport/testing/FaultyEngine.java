@@ -11,13 +11,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A misbehaving OpenAI-compatible engine on loopback (the JDK's {@link HttpServer}), for fault tests. What it does
  * is chosen by a word in the prompt: {@code die} streams one token then drops the connection, {@code hang} never
  * answers, {@code garbage} streams an event that is not JSON, {@code fail500} and {@code busy503} answer those
  * statuses with a JSON error whose message carries a stack trace; anything else streams two tokens and ends well.
- * Close it to stop; hung exchanges are released. Thread-safe.
+ * {@link #failEverything} makes it answer every request 500 that way, the health probe {@code GET /v1/models}
+ * included, until told otherwise. Close it to stop; hung exchanges are released. Thread-safe.
  */
 public final class FaultyEngine implements AutoCloseable {
     /** Text only the engine's error bodies contain; a client must never see it. */
@@ -26,11 +28,14 @@ public final class FaultyEngine implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final AtomicInteger completions = new AtomicInteger();
+    private volatile boolean failing;
 
     public FaultyEngine() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setExecutor(executor);
         server.createContext("/v1/completions", this::handle);
+        server.createContext("/v1/models", this::models);
         server.start();
     }
 
@@ -39,8 +44,37 @@ public final class FaultyEngine implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    /** From now on every request is answered 500 ({@code true}), or as its prompt says ({@code false}). */
+    public void failEverything(boolean fail) {
+        failing = fail;
+    }
+
+    /** How many completion requests arrived so far. */
+    public int completionsReceived() {
+        return completions.get();
+    }
+
+    private void models(HttpExchange exchange) throws IOException {
+        boolean fail = failing;
+        try (exchange) {
+            byte[] list = fail ? error()
+                : "{\"object\":\"list\",\"data\":[{\"id\":\"faulty\",\"object\":\"model\"}]}".getBytes(
+                    StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(fail ? 500 : 200, list.length);
+            exchange.getResponseBody().write(list);
+        }
+    }
+
+    private static byte[] error() {
+        return ("{\"error\":{\"message\":\"" + PRIVATE + "\"}}").getBytes(StandardCharsets.UTF_8);
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
+        completions.incrementAndGet();
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        if (failing) {
+            body = "fail500";
+        }
         if (body.contains("die")) {
             stream(exchange, body);
         }
@@ -48,7 +82,7 @@ public final class FaultyEngine implements AutoCloseable {
             if (body.contains("hang")) {
                 stopped.await(30, TimeUnit.SECONDS);
             } else if (body.contains("fail500") || body.contains("busy503")) {
-                byte[] error = ("{\"error\":{\"message\":\"" + PRIVATE + "\"}}").getBytes(StandardCharsets.UTF_8);
+                byte[] error = error();
                 exchange.sendResponseHeaders(body.contains("fail500") ? 500 : 503, error.length);
                 exchange.getResponseBody().write(error);
             } else {

@@ -6,7 +6,14 @@ import dev.sluice.transport.engine.EngineLoad;
 import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.engine.EngineStream;
+import dev.sluice.transport.engine.ProbeResult;
+import java.io.IOException;
+import java.net.ConnectException;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +31,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * first-token timeout. {@link EngineStream#cancel} aborts the HTTP exchange, which closes the connection, so the
  * server sees the client go and can free the request. Failures reach the listener as
  * {@link EngineListener#onError(dev.sluice.transport.engine.ErrorKind, String)} with a client-safe message.
+ * {@link #probe} asks {@code GET /v1/models} on the caller's thread, through the same client.
  *
  * <p>What a generic OpenAI server does not tell: its capacity ({@link #runtimeConfig} comes from the settings), its
  * load ({@link #load} is this client's own view: the requests it has in flight, nothing about KV blocks) and its
@@ -93,6 +101,39 @@ public final class HttpEngine implements Engine {
             throw new IndexOutOfBoundsException("a remote engine has only rank 0, was " + dpRank);
         }
         return new EngineLoad(0, 0, 0, settings.runtimeConfig().totalKvBlocks(), live.size(), 0, 0.0, 0);
+    }
+
+    @Override
+    public String address() {
+        return settings.baseUrl();
+    }
+
+    /**
+     * {@code GET /v1/models}, which every OpenAI-compatible server answers without touching its GPUs: reachable on
+     * any 2xx. The probe has the connect timeout to connect and the same again to answer; its body is discarded.
+     */
+    @Override
+    public ProbeResult probe() {
+        if (closed) {
+            return ProbeResult.unreachable("the engine is closed");
+        }
+        HttpRequest request = HttpRequest.newBuilder(settings.modelsUri()).timeout(settings.connectTimeout())
+            .header("accept", "application/json").GET().build();
+        try {
+            int status = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+            return status / 100 == 2 ? ProbeResult.REACHABLE
+                : ProbeResult.unreachable("GET /v1/models answered HTTP " + status);
+        } catch (HttpConnectTimeoutException | ConnectException e) {
+            return ProbeResult.unreachable(UpstreamFailure.beforeResponse(e, settings.connectTimeout()).message());
+        } catch (HttpTimeoutException e) {
+            return ProbeResult.unreachable("GET /v1/models got no answer within "
+                + UpstreamFailure.describe(settings.connectTimeout()));
+        } catch (IOException e) {
+            return ProbeResult.unreachable("GET /v1/models failed: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ProbeResult.unreachable("the probe was interrupted");
+        }
     }
 
     public HttpEngineSettings settings() {

@@ -45,6 +45,11 @@ public record HttpEngineSettings(String baseUrl, URI completionsUri, String mode
             runtimeConfig);
     }
 
+    /** Where health probes go: {@code GET /v1/models}, next to {@link #completionsUri}. */
+    public URI modelsUri() {
+        return completionsUri.resolve("models");
+    }
+
     /** The {@code /v1/completions} URI of a base URL; see {@link #of}. */
     static URI completionsUri(String url) {
         URI uri;
