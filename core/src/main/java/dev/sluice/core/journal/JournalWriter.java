@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * callback returns, so it survives the death of the process (not of the machine). A failure to write (full disk,
  * directory gone) is counted, logged once, and then handled by the {@link FailurePolicy}: admission continues
  * and later records are dropped and counted, or new arrivals are refused with 503 {@code journal_unavailable}.
- * The journal stays unavailable until restart.
+ * The journal stays unavailable until restart. A deleted directory raises no write error (the mapped file lives
+ * on unlinked), so a {@link JournalWatch} reports it: the failure then starts with the next record or arrival.
  *
  * <p>The appender is owned by the scheduler thread: records are written only from observer callbacks. Opening
  * writes the header on the opening thread, then hands the appender over. Counters may be read from any thread
@@ -38,6 +39,7 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
     private final ChronicleQueue queue;
     private final ExcerptAppender appender;
     private final JournalRetention retention;
+    private JournalWatch watch;
     private DocumentContext document;
     private int cycle;
     private volatile boolean available;
@@ -89,6 +91,7 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
             JournalWriter writer = new JournalWriter(context, header, queue, appender, null);
             writer.cycle = appender.cycle();
             writer.retention.apply(writer.cycle);
+            writer.watch = watch(directory, appender);
             return writer;
         } catch (IOException | RuntimeException | InternalError e) {
             if (queue != null) {
@@ -99,6 +102,17 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
                 throw failure;
             }
             return new JournalWriter(context, header, null, null, failure);
+        }
+    }
+
+    /** A watch for the deletion of the journal's files, or {@code null} (logged) where the file system has none. */
+    private static JournalWatch watch(Path directory, ExcerptAppender appender) {
+        try {
+            return JournalWatch.start(directory.toAbsolutePath(), appender.currentFile().toPath().toAbsolutePath());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("cannot watch the journal directory {} ({}): if it is deleted, records are lost unnoticed "
+                + "until the next roll cycle", directory.toAbsolutePath(), e.toString());
+            return null;
         }
     }
 
@@ -115,7 +129,7 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
 
     @Override
     Bytes<?> begin() {
-        if (!available) {
+        if (!available || deleted()) {
             dropped++;
             return null;
         }
@@ -140,6 +154,9 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
         if (now != cycle) {
             // A new hourly file started: the only moment old cycles can fall out of the retention window.
             cycle = now;
+            if (watch != null) {
+                watch.current(appender.currentFile().toPath().toAbsolutePath());
+            }
             retention.apply(now);
         }
     }
@@ -158,6 +175,15 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
         }
         dropped++;
         failed(failure);
+    }
+
+    /** Whether the watch saw the journal's file deleted; the first time, that is this writer's failure. */
+    private boolean deleted() {
+        Throwable lost = watch == null ? null : watch.lost();
+        if (lost != null && available) {
+            failed(lost);
+        }
+        return lost != null;
     }
 
     private void failed(Throwable failure) {
@@ -183,6 +209,7 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
     /** Refuses arrivals once recording failed, if the policy is to fail closed. */
     @Override
     public AdmissionError arrivalVeto() {
+        deleted();
         return available || policy == FailurePolicy.CONTINUE ? null : veto;
     }
 
@@ -190,9 +217,9 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
         return directory;
     }
 
-    /** False once a write (or the opening) failed. */
+    /** False once a write (or the opening) failed, or the journal's file was deleted; any thread. */
     public boolean available() {
-        return available;
+        return available && (watch == null || watch.lost() == null);
     }
 
     /** Records appended, the header excluded. */
@@ -228,6 +255,9 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
         }
         closed = true;
         available = false;
+        if (watch != null) {
+            watch.close();
+        }
         if (appender != null) {
             appender.close();
         }

@@ -77,6 +77,61 @@ class JournalFailureTest {
     }
 
     @Test
+    void shouldNoticeADeletedDirectoryAndRefuseArrivalsWhenFailingClosed() throws Exception {
+        Path dir = tmp.resolve("deleted");
+        try (JournalWriter journal = JournalWriter.open(new JournalContext(dir), JournalFixtures.header(0));
+             SteppedRouter r = JournalFixtures.router(journal)) {
+            r.worker(1, 100_000);
+            long before = r.submit("c-1", 10);
+            assertTrue(r.listener.outcome(before).dispatched());
+            long written = journal.recordsWritten();
+            deleteRecursively(dir);
+            awaitUnavailable(journal);
+            long after = r.submit("c-2", 10);
+            RecordingListener.Outcome refused = r.listener.outcome(after);
+            assertEquals("journal_unavailable", refused.error().reason());
+            assertTrue(refused.error().diagnostic().contains("deleted"), refused.error().diagnostic());
+            assertEquals(written, journal.recordsWritten(), "nothing more written into the deleted file");
+            assertEquals(1, journal.failures());
+            assertTrue(journal.recordsDropped() >= 1, "the refusal's record is lost: " + journal.recordsDropped());
+        }
+    }
+
+    @Test
+    void shouldNoticeADeletedDirectoryAndCountLostRecordsWhenContinuing() throws Exception {
+        Path dir = tmp.resolve("deleted");
+        try (JournalWriter journal = JournalWriter.open(new JournalContext(dir).failurePolicy(FailurePolicy.CONTINUE),
+            JournalFixtures.header(0)); SteppedRouter r = JournalFixtures.router(journal)) {
+            r.worker(1, 100_000);
+            deleteRecursively(dir);
+            awaitUnavailable(journal);
+            long id = r.submit("c-1", 10);
+            assertTrue(r.listener.outcome(id).dispatched(), "admission goes on");
+            assertEquals(4, journal.recordsDropped(), "arrived, classified, enqueued, dispatched");
+            assertEquals(1, journal.failures());
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        try (var paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+
+    /** The watch reports the deletion on its own thread: wait for it (bounded), without sleeping. */
+    private static void awaitUnavailable(JournalWriter journal) {
+        long giveUp = System.nanoTime() + 20_000_000_000L;
+        while (journal.available()) {
+            if (System.nanoTime() > giveUp) {
+                throw new AssertionError("the deletion of the journal's directory went unnoticed");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+        }
+    }
+
+    @Test
     void shouldDeleteCyclesOlderThanTheRetentionWindow() throws IOException {
         JournalRetention retention = new JournalRetention(tmp, net.openhft.chronicle.queue.RollCycles.FAST_HOURLY, 3);
         int now = 500_000;

@@ -93,6 +93,7 @@ public final class Frontend implements AutoCloseable {
             throw e;
         }
         metrics.attach(router::stats);
+        metrics.attachJournal(journal);
         EngineSet engines = null;
         WorkerHealth health = null;
         try {

@@ -1,11 +1,13 @@
 package dev.sluice.transport.metrics;
 
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.journal.JournalWriter;
 import dev.sluice.core.router.RouterStatistics;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -42,6 +44,7 @@ public final class PrometheusText {
         liveGauges(out, routers);
         overruns(out, routers);
         classifierTimeouts(out, routers);
+        journal(out, routers);
         workerGauges(out, routers);
         workerHealth(out, routers);
         return out.toString();
@@ -149,6 +152,26 @@ public final class PrometheusText {
             if (stats != null) {
                 sample(out, "sluice_classifier_timeouts_total", model(m), stats.classifierTimeouts());
             }
+        }
+    }
+
+    private static void journal(StringBuilder out, List<RouterMetrics> routers) {
+        header(out, "sluice_journal_available", "gauge", "1 while the admission journal records; 0 once it failed "
+            + "(unwritable, full, deleted), until restart.");
+        routers.forEach(m -> journalSample(out, "sluice_journal_available", m, j -> j.available() ? 1 : 0));
+        header(out, "sluice_journal_records_total", "counter", "Records appended to the admission journal.");
+        routers.forEach(m -> journalSample(out, "sluice_journal_records_total", m, JournalWriter::recordsWritten));
+        header(out, "sluice_journal_lost_records_total", "counter", "Records the admission journal lost: "
+            + "dropped once it had failed, or failing as they were written.");
+        routers.forEach(m -> journalSample(out, "sluice_journal_lost_records_total", m,
+            JournalWriter::recordsDropped));
+    }
+
+    private static void journalSample(StringBuilder out, String name, RouterMetrics m,
+                                      ToLongFunction<JournalWriter> value) {
+        JournalWriter journal = m.journal();
+        if (journal != null) {
+            sample(out, name, model(m), value.applyAsLong(journal));
         }
     }
 

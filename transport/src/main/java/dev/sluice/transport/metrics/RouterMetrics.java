@@ -4,6 +4,7 @@ import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyClassSpec;
 import dev.sluice.core.config.PolicyProfile;
+import dev.sluice.core.journal.JournalWriter;
 import dev.sluice.core.router.AdmissionRequest;
 import dev.sluice.core.router.RequestView;
 import dev.sluice.core.router.RouterStatistics;
@@ -109,6 +110,18 @@ public final class RouterMetrics implements SchedulerObserver {
     /** Connects the router whose counters the live gauges read (the router is built after its observer). */
     public void attach(Supplier<RouterStatistics> routerStats) {
         this.attached = routerStats;
+    }
+
+    private volatile JournalWriter journal;
+
+    /** Connects the router's journal, whose health and counters the scrape reports (none: no journal metrics). */
+    public void attachJournal(JournalWriter writer) {
+        this.journal = writer;
+    }
+
+    /** The attached journal, or {@code null}. */
+    JournalWriter journal() {
+        return journal;
     }
 
     private RouterStatistics attachedStats() {

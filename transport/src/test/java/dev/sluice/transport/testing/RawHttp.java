@@ -85,6 +85,53 @@ public final class RawHttp {
         }
     }
 
+    /**
+     * Sends {@code request} and waits for the first {@code bytes} of the answer, keeping the connection open: a
+     * request in flight, to be read to its end ({@link Held#finish}) or dropped ({@link Held#close}) later.
+     */
+    public static Held hold(int port, byte[] request, int bytes) throws IOException {
+        Socket socket = connect(port);
+        try {
+            socket.getOutputStream().write(request);
+            socket.getOutputStream().flush();
+            ByteArrayOutputStream answer = new ByteArrayOutputStream();
+            read(socket.getInputStream(), answer, bytes);
+            return new Held(socket, answer);
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    /** A connection whose answer has started; see {@link #hold}. Not thread-safe. */
+    public static final class Held implements AutoCloseable {
+        private final Socket socket;
+        private final ByteArrayOutputStream answer;
+
+        private Held(Socket socket, ByteArrayOutputStream answer) {
+            this.socket = socket;
+            this.answer = answer;
+        }
+
+        /** The answer so far. */
+        public String started() {
+            return answer.toString(StandardCharsets.UTF_8);
+        }
+
+        /** Reads the answer to its end and closes the connection. */
+        public Response finish() throws IOException {
+            try (socket) {
+                return read(socket.getInputStream(), answer, Integer.MAX_VALUE);
+            }
+        }
+
+        /** Drops the connection, the answer unread. */
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+
     private static Socket connect(int port) throws IOException {
         Socket socket = new Socket(InetAddress.getLoopbackAddress(), port);
         socket.setSoTimeout(READ_TIMEOUT_MS);
@@ -93,7 +140,10 @@ public final class RawHttp {
     }
 
     private static Response read(InputStream in, int limit) throws IOException {
-        ByteArrayOutputStream answer = new ByteArrayOutputStream();
+        return read(in, new ByteArrayOutputStream(), limit);
+    }
+
+    private static Response read(InputStream in, ByteArrayOutputStream answer, int limit) throws IOException {
         byte[] buffer = new byte[8192];
         try {
             int n;
