@@ -7,13 +7,14 @@ import net.openhft.chronicle.queue.RollCycles;
 
 /**
  * Where and how a {@link JournalWriter} records, set fluently. Defaults: hourly roll cycles, the last 168 cycles
- * (a week) kept, fail closed. Not thread-safe; configure, then open.
+ * (a week) kept, fail closed, 64 MiB kept free on the file system. Not thread-safe; configure, then open.
  */
 public final class JournalContext {
     private final Path directory;
     private RollCycle rollCycle = RollCycles.FAST_HOURLY;
     private int retainCycles = 168;
     private FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
+    private long minFreeBytes = 64L << 20;
 
     public JournalContext(Path directory) {
         this.directory = Objects.requireNonNull(directory, "directory");
@@ -54,5 +55,21 @@ public final class JournalContext {
 
     public FailurePolicy failurePolicy() {
         return failurePolicy;
+    }
+
+    /**
+     * The journal fails (as by its {@link FailurePolicy}) rather than write when its file system has less free space
+     * than this: writing a memory-mapped file on a full disk faults. 0 turns the check off.
+     */
+    public JournalContext minFreeBytes(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("minFreeBytes must be >= 0, was " + bytes);
+        }
+        this.minFreeBytes = bytes;
+        return this;
+    }
+
+    public long minFreeBytes() {
+        return minFreeBytes;
     }
 }

@@ -3,6 +3,7 @@ package dev.sluice.core.journal;
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.ErrorClass;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -39,8 +40,10 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
     private final ChronicleQueue queue;
     private final ExcerptAppender appender;
     private final JournalRetention retention;
+    private final JournalSpace space;
     private JournalWatch watch;
     private DocumentContext document;
+    private long recordStart;
     private int cycle;
     private volatile boolean available;
     private volatile AdmissionError veto;
@@ -52,13 +55,14 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
     private boolean closed;
 
     private JournalWriter(JournalContext context, JournalHeader header, ChronicleQueue queue,
-                          ExcerptAppender appender, Throwable openFailure) {
+                          ExcerptAppender appender, JournalSpace space, Throwable openFailure) {
         super(header.overloadStatus());
         this.directory = context.directory().toAbsolutePath();
         this.policy = context.failurePolicy();
         this.queue = queue;
         this.appender = appender;
         this.retention = new JournalRetention(directory, context.rollCycle(), context.retainCycles());
+        this.space = space;
         this.available = openFailure == null;
         if (openFailure != null) {
             failed(openFailure);
@@ -78,6 +82,11 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
         ChronicleQueue queue = null;
         try {
             probe(directory);
+            JournalSpace space = JournalSpace.of(directory.toAbsolutePath(), context.minFreeBytes());
+            FileSystemException shortage = space.shortage();
+            if (shortage != null) {
+                throw shortage;
+            }
             queue = SingleChronicleQueueBuilder.binary(directory).rollCycle(context.rollCycle()).build();
             ExcerptAppender appender = queue.createAppender();
             try (DocumentContext dc = appender.writingDocument()) {
@@ -88,20 +97,18 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
             }
             // The scheduler thread, not this one, appends from now on.
             appender.singleThreadedCheckReset();
-            JournalWriter writer = new JournalWriter(context, header, queue, appender, null);
+            JournalWriter writer = new JournalWriter(context, header, queue, appender, space, null);
             writer.cycle = appender.cycle();
             writer.retention.apply(writer.cycle);
             writer.watch = watch(directory, appender);
             return writer;
         } catch (IOException | RuntimeException | InternalError e) {
-            if (queue != null) {
-                queue.close();
-            }
-            JournalException failure = JournalException.of("cannot write the journal in directory", directory, e);
+            closeQuietly(null, queue);
+            JournalException failure = reported(directory, e);
             if (context.failurePolicy() == FailurePolicy.FAIL_CLOSED) {
                 throw failure;
             }
-            return new JournalWriter(context, header, null, null, failure);
+            return new JournalWriter(context, header, null, null, null, failure);
         }
     }
 
@@ -135,7 +142,9 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
         }
         try {
             document = appender.writingDocument();
-            return document.wire().bytes();
+            Bytes<?> out = document.wire().bytes();
+            recordStart = out.writePosition();
+            return out;
         } catch (RuntimeException | InternalError e) {
             document = null;
             dropped++;
@@ -148,8 +157,15 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
     void commit() {
         DocumentContext dc = document;
         document = null;
+        long size = dc.wire().bytes().writePosition() - recordStart;
         dc.close();
         written++;
+        if (space.wrote(size)) {
+            FileSystemException shortage = space.shortage();
+            if (shortage != null) {
+                failed(shortage);
+            }
+        }
         int now = appender.cycle();
         if (now != cycle) {
             // A new hourly file started: the only moment old cycles can fall out of the retention window.
@@ -192,8 +208,7 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
             return;
         }
         available = false;
-        JournalException reported = failure instanceof JournalException j ? j
-            : JournalException.of("cannot write the journal in directory", directory, failure);
+        JournalException reported = reported(directory, failure);
         lastFailure = reported;
         veto = AdmissionError.of(ErrorClass.UNAVAILABLE).reason("journal_unavailable")
             .publicMessage("Admission journal unavailable").diagnostic(reported.getMessage());
@@ -204,6 +219,20 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
             LOG.error("{}; failing closed: new arrivals are refused with 503 journal_unavailable",
                 reported.getMessage(), failure);
         }
+    }
+
+    /** The failure as reported: the directory and the root cause, and how full the disk is after a mapped fault. */
+    private static JournalException reported(Path directory, Throwable failure) {
+        if (failure instanceof JournalException j) {
+            return j;
+        }
+        JournalException reported = JournalException.of("cannot write the journal in directory", directory, failure);
+        if (failure instanceof InternalError) {
+            // What the JVM makes of SIGBUS on a mapped page, most often a full disk: say how full it is.
+            return new JournalException(reported.getMessage() + " (a write to the memory-mapped journal file "
+                + "faulted; " + JournalSpace.describe(directory) + ")", failure);
+        }
+        return reported;
     }
 
     /** Refuses arrivals once recording failed, if the policy is to fail closed. */
@@ -258,11 +287,24 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
         if (watch != null) {
             watch.close();
         }
-        if (appender != null) {
-            appender.close();
+        closeQuietly(appender, queue);
+    }
+
+    /** Closing a failed queue (full disk, directory gone) may fail in turn: logged, never thrown. */
+    private static void closeQuietly(ExcerptAppender appender, ChronicleQueue queue) {
+        try {
+            if (appender != null) {
+                appender.close();
+            }
+        } catch (RuntimeException | InternalError e) {
+            LOG.warn("closing the journal's appender failed: {}", e.toString());
         }
-        if (queue != null) {
-            queue.close();
+        try {
+            if (queue != null) {
+                queue.close();
+            }
+        } catch (RuntimeException | InternalError e) {
+            LOG.warn("closing the journal's queue failed: {}", e.toString());
         }
     }
 }

@@ -6,6 +6,7 @@
  *   scheduler thread ─observer callbacks─▶ JournalWriter ─one appender─▶ DIR/yyyyMMdd-HHF.cq4 (hourly, retained N)
  *   JournalReader (read-only, torn tail ignored) ─▶ JournalRecord values ─▶ sluice journal show|stats|verify, replay
  *   JournalCapture: the same encoding into memory (replay's side of a comparison, layout tests)
+ *   JournalSpace (free-space reserve) and JournalWatch (directory deleted) turn silent losses into writer failures
  * </pre>
  *
  * <p>Records (format version {@value dev.sluice.core.journal.JournalHeader#FORMAT_VERSION}); each starts with its

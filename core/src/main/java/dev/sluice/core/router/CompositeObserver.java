@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
  * Installs several observers as one (the journal and the metrics, say): each callback goes to every observer in
  * the order given. The array is fixed at construction, so forwarding allocates nothing. An observer that throws is
  * contained: the failure is counted and logged (rate-limited), the other observers still get the callback, and
- * the admission goes on. The router wraps its observer in one of these, so a broken journal or metrics sink never
- * breaks an admission. Called on the scheduler thread, like every observer.
+ * the admission goes on. That includes {@code InternalError}: the JVM raises it, asynchronously, when a write to a
+ * memory-mapped file faults (the journal's, on a full disk). The router wraps its observer in one of these, so a
+ * broken journal or metrics sink never breaks an admission. Called on the scheduler thread, like every observer.
  */
 public final class CompositeObserver implements SchedulerObserver {
     private static final Logger LOG = LoggerFactory.getLogger(CompositeObserver.class);
@@ -46,7 +47,7 @@ public final class CompositeObserver implements SchedulerObserver {
         return failures;
     }
 
-    private void failed(String callback, RuntimeException e) {
+    private void failed(String callback, Throwable e) {
         if (failures++ % 10_000 == 0) {
             LOG.error("scheduler observer failed in {} ({} failures so far)", callback, failures, e);
         }
@@ -62,7 +63,7 @@ public final class CompositeObserver implements SchedulerObserver {
         for (SchedulerObserver o : observers) {
             try {
                 o.onArrived(nowNs, request);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
                 failed("onArrived", e);
             }
         }
@@ -73,7 +74,7 @@ public final class CompositeObserver implements SchedulerObserver {
         for (SchedulerObserver o : observers) {
             try {
                 o.onRefused(nowNs, lifecycleId, request, error);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
                 failed("onRefused", e);
             }
         }
@@ -84,7 +85,7 @@ public final class CompositeObserver implements SchedulerObserver {
         for (SchedulerObserver o : observers) {
             try {
                 o.onClassified(nowNs, request, decision);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
                 failed("onClassified", e);
             }
         }
@@ -95,7 +96,7 @@ public final class CompositeObserver implements SchedulerObserver {
         for (SchedulerObserver o : observers) {
             try {
                 o.onEnqueued(nowNs, request, policyClass);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
                 failed("onEnqueued", e);
             }
         }
@@ -106,7 +107,7 @@ public final class CompositeObserver implements SchedulerObserver {
         for (SchedulerObserver o : observers) {
             try {
                 o.onRejected(nowNs, request, error);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
                 failed("onRejected", e);
             }
         }
@@ -117,7 +118,7 @@ public final class CompositeObserver implements SchedulerObserver {
         for (SchedulerObserver o : observers) {
             try {
                 o.onDispatched(nowNs, request, worker);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
                 failed("onDispatched", e);
             }
         }
@@ -128,7 +129,7 @@ public final class CompositeObserver implements SchedulerObserver {
         for (SchedulerObserver o : observers) {
             try {
                 o.onResponding(nowNs, request);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
                 failed("onResponding", e);
             }
         }
@@ -139,7 +140,7 @@ public final class CompositeObserver implements SchedulerObserver {
         for (SchedulerObserver o : observers) {
             try {
                 o.onCompleted(nowNs, request, contextTokens);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
                 failed("onCompleted", e);
             }
         }
@@ -150,7 +151,7 @@ public final class CompositeObserver implements SchedulerObserver {
         for (SchedulerObserver o : observers) {
             try {
                 o.onAborted(nowNs, request, cause);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
                 failed("onAborted", e);
             }
         }
@@ -161,7 +162,7 @@ public final class CompositeObserver implements SchedulerObserver {
         for (SchedulerObserver o : observers) {
             try {
                 o.onRetried(nowNs, request);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
                 failed("onRetried", e);
             }
         }
@@ -173,7 +174,7 @@ public final class CompositeObserver implements SchedulerObserver {
         for (SchedulerObserver o : observers) {
             try {
                 o.onWorkerJoined(nowNs, worker, maxNumBatchedTokens, totalKvBlocks);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
                 failed("onWorkerJoined", e);
             }
         }
@@ -184,7 +185,7 @@ public final class CompositeObserver implements SchedulerObserver {
         for (SchedulerObserver o : observers) {
             try {
                 o.onWorkerLeft(nowNs, worker);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
                 failed("onWorkerLeft", e);
             }
         }
@@ -195,7 +196,7 @@ public final class CompositeObserver implements SchedulerObserver {
         for (SchedulerObserver o : observers) {
             try {
                 o.onKvEvent(nowNs, event);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
                 failed("onKvEvent", e);
             }
         }
@@ -210,7 +211,7 @@ public final class CompositeObserver implements SchedulerObserver {
                 if (veto != null) {
                     return veto;
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
                 // A veto that cannot be decided admits: a broken observer must not refuse all traffic.
                 failed("arrivalVeto", e);
             }

@@ -77,6 +77,17 @@ class JournalFailureTest {
     }
 
     @Test
+    void shouldRefuseToOpenWhenTheDiskHasLessFreeSpaceThanTheReserve() {
+        Path dir = tmp.resolve("reserve");
+        JournalException e = assertThrows(JournalException.class, () -> JournalWriter.open(
+            new JournalContext(dir).minFreeBytes(Long.MAX_VALUE), JournalFixtures.header(0)));
+        assertTrue(e.getMessage().contains("bytes free on its file system, below the journal's reserve of "
+            + Long.MAX_VALUE + " bytes"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("cannot write the journal in directory " + dir.toAbsolutePath()),
+            e.getMessage());
+    }
+
+    @Test
     void shouldNoticeADeletedDirectoryAndRefuseArrivalsWhenFailingClosed() throws Exception {
         Path dir = tmp.resolve("deleted");
         try (JournalWriter journal = JournalWriter.open(new JournalContext(dir), JournalFixtures.header(0));

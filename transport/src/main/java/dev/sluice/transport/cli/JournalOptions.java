@@ -21,16 +21,25 @@ final class JournalOptions {
             + "fail_closed (new arrivals are refused with 503 journal_unavailable) (default: ${DEFAULT-VALUE}).")
     FailurePolicy journalFailure;
 
+    @Option(names = "--journal-min-free", defaultValue = "67108864", paramLabel = "BYTES",
+        description = "Treat the journal as failed (see --journal-on-failure) when its file system has less free "
+            + "space than this; 0 turns the check off (default: ${DEFAULT-VALUE}).")
+    long journalMinFree;
+
     void validate(CommandLine commandLine) {
         if (noJournal && journalDir != null) {
             throw new CommandLine.ParameterException(commandLine, "--no-journal and --journal-dir exclude each other");
+        }
+        if (journalMinFree < 0) {
+            throw new CommandLine.ParameterException(commandLine, "--journal-min-free must be >= 0 bytes, was "
+                + journalMinFree);
         }
     }
 
     /** Where and how to journal, or {@code null} with {@code --no-journal}. */
     JournalContext context() {
         return noJournal ? null : new JournalContext(journalDir != null ? journalDir : defaultDirectory())
-            .failurePolicy(journalFailure);
+            .failurePolicy(journalFailure).minFreeBytes(journalMinFree);
     }
 
     /** {@code ./sluice-journal/<UTC timestamp>}, a new folder per run (git-ignored). */

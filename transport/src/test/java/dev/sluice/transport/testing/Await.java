@@ -1,0 +1,24 @@
+package dev.sluice.transport.testing;
+
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/** Waits for a condition another thread makes true, checking every 5 ms, failing after a generous bound. */
+public final class Await {
+    private static final Duration BOUND = Duration.ofSeconds(20);
+
+    private Await() {
+    }
+
+    /** Returns once {@code condition} holds; fails naming {@code what} after 20 s. */
+    public static void until(String what, BooleanSupplier condition) {
+        long giveUp = System.nanoTime() + BOUND.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - giveUp > 0) {
+                throw new AssertionError("timed out after " + BOUND.toSeconds() + " s waiting for: " + what);
+            }
+            LockSupport.parkNanos(5_000_000L);
+        }
+    }
+}
