@@ -18,6 +18,8 @@ import net.openhft.chronicle.bytes.Bytes;
  */
 abstract class EncodingObserver implements SchedulerObserver {
     private final int overloadStatus;
+    /** The scheduler time of the latest record begun: where a clean close is stamped. */
+    long lastNs;
 
     EncodingObserver(int overloadStatus) {
         this.overloadStatus = overloadStatus;
@@ -33,6 +35,7 @@ abstract class EncodingObserver implements SchedulerObserver {
     abstract void abandon(Throwable failure);
 
     private Bytes<?> start(RecordType type, long nowNs) {
+        lastNs = nowNs;
         Bytes<?> out = begin();
         if (out == null) {
             return null;

@@ -151,6 +151,16 @@ public sealed interface JournalRecord {
         }
     }
 
+    /**
+     * The writer closed cleanly (after its router), at the time of the run's last record: a run without one was cut
+     * short (the process was killed) or is still being written.
+     */
+    record Closed(long timeNs) implements JournalRecord {
+        public RecordType type() {
+            return RecordType.CLOSED;
+        }
+    }
+
     /** An engine's KV-cache event as the router received it. */
     record KvEventRecord(long timeNs, KvEvent event) implements JournalRecord {
         public RecordType type() {

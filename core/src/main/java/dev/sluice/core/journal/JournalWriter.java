@@ -63,6 +63,7 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
         this.appender = appender;
         this.retention = new JournalRetention(directory, context.rollCycle(), context.retainCycles());
         this.space = space;
+        this.lastNs = header.schedulerNs();
         this.available = openFailure == null;
         if (openFailure != null) {
             failed(openFailure);
@@ -251,7 +252,7 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
         return available && (watch == null || watch.lost() == null);
     }
 
-    /** Records appended, the header excluded. */
+    /** Records appended, the header (and the closing record) excluded. */
     public long recordsWritten() {
         return written;
     }
@@ -276,18 +277,37 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
         return queue;
     }
 
-    /** Closes the appender and the queue; idempotent. Call after the router has closed. */
+    /**
+     * Records the clean close (a {@code CLOSED} record, unless the journal had failed), then closes the appender and
+     * the queue; idempotent. Call after the router has closed: the calling thread takes the appender over.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        if (available()) {
+            writeClosed();
+        }
         available = false;
         if (watch != null) {
             watch.close();
         }
         closeQuietly(appender, queue);
+    }
+
+    private void writeClosed() {
+        try {
+            appender.singleThreadedCheckReset();
+            try (DocumentContext dc = appender.writingDocument()) {
+                Bytes<?> out = dc.wire().bytes();
+                out.writeByte(RecordType.CLOSED.code());
+                out.writeLong(lastNs);
+            }
+        } catch (RuntimeException | InternalError e) {
+            LOG.warn("cannot record the clean close of the journal in {}: {}", directory, e.toString());
+        }
     }
 
     /** Closing a failed queue (full disk, directory gone) may fail in turn: logged, never thrown. */

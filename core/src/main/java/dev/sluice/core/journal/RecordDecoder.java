@@ -45,6 +45,7 @@ final class RecordDecoder {
             case WORKER_JOINED -> new JournalRecord.WorkerJoined(t, worker(in), in.readLong(), in.readLong());
             case WORKER_LEFT -> new JournalRecord.WorkerLeft(t, worker(in));
             case KV_EVENT -> new JournalRecord.KvEventRecord(t, kvEvent(in));
+            case CLOSED -> new JournalRecord.Closed(t);
         };
     }
 

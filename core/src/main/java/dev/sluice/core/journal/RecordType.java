@@ -19,7 +19,9 @@ public enum RecordType {
     WORKER_JOINED(12),
     WORKER_LEFT(13),
     /** Added after the first release of format 1; readers that do not know it skip it. */
-    KV_EVENT(14);
+    KV_EVENT(14),
+    /** The writer closed cleanly: the last record of a run that was not cut short. Added like KV_EVENT. */
+    CLOSED(15);
 
     private static final RecordType[] BY_CODE = new RecordType[16];
 

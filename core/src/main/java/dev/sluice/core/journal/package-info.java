@@ -27,6 +27,8 @@
  *   <li>{@code ABORTED}: lifecycle id, stage, cause type and text. {@code RETRIED}: lifecycle id.</li>
  *   <li>{@code WORKER_JOINED}: worker, max_num_batched_tokens, total KV blocks (-1: none).
  *       {@code WORKER_LEFT}: worker.</li>
+ *   <li>{@code KV_EVENT}: an engine's KV-cache event. {@code CLOSED}: the writer closed cleanly (a run without one
+ *       was cut short).</li>
  * </ol>
  *
  * <p>Threading: the writer is owned by the scheduler thread; readers and captures by whoever made them.

@@ -155,7 +155,8 @@ final class JournalCommand implements Runnable {
     @Command(name = "verify", mixinStandardHelpOptions = true,
         description = {"Checks the lifecycle invariants: exactly one terminal event each; events in lifecycle order"
             + " with times never going back; nothing dispatched after its queue deadline or after its terminal event;"
-            + " the header's policy fingerprint matches its text.",
+            + " the header's policy fingerprint matches its text. A run that did not close cleanly (its process was"
+            + " killed) is reported, with the lifecycles it left unfinished; those are not violations.",
             "Exit codes: 0 all hold, 1 violations (the offending request ids are printed), 2 usage error or no "
                 + "journal."})
     static final class Verify implements Callable<Integer> {
@@ -173,6 +174,7 @@ final class JournalCommand implements Runnable {
             }
             PrintWriter out = spec.commandLine().getOut();
             List<String> problems = new ArrayList<>();
+            List<String> cutShort = new ArrayList<>();
             long lifecycles = 0;
             long records = 0;
             for (JournalRun run : runs) {
@@ -182,13 +184,18 @@ final class JournalCommand implements Runnable {
                     problems.add("run " + run.index() + ": the policy fingerprint does not match the recorded text");
                 }
                 JournalVerifier.verify(run).forEach(v -> problems.add(v.toString()));
+                if (!run.closed()) {
+                    cutShort.add(cutShort(run, JournalVerifier.unfinished(run)));
+                }
             }
             out.printf("checked %d runs, %d lifecycles, %d records:%n", runs.size(), lifecycles, records);
-            out.println("  exactly one terminal event per lifecycle (rejected, refused, completed or aborted)");
+            out.println("  exactly one terminal event per lifecycle (rejected, refused, completed or aborted); none"
+                + " yet for those live where a run that did not close ends");
             out.println("  events in lifecycle order (arrived, classified, enqueued, dispatched, responding, end;"
                 + " retry re-enqueues), times never going back");
             out.println("  nothing dispatched after its queue deadline (due_at) or after its terminal event");
             out.println("  policy fingerprint (SHA-256) matches the recorded policy text");
+            cutShort.forEach(out::println);
             if (problems.isEmpty()) {
                 out.println("all invariants hold");
                 out.flush();
@@ -198,6 +205,20 @@ final class JournalCommand implements Runnable {
             problems.forEach(p -> out.println("  " + p));
             out.flush();
             return 1;
+        }
+
+        /** The note on a run that did not close: killed (its torn last record is not read), or still running. */
+        private static String cutShort(JournalRun run, List<Lifecycle> unfinished) {
+            StringBuilder note = new StringBuilder("run ").append(run.index()).append(" did not close cleanly (its "
+                + "process was killed, or is still writing)");
+            if (unfinished.isEmpty()) {
+                return note.append("; no lifecycle was left unfinished").toString();
+            }
+            note.append(": ").append(unfinished.size()).append(" lifecycles unfinished where its records end");
+            for (int i = 0; i < unfinished.size() && i < 10; i++) {
+                note.append(i == 0 ? ": " : ", ").append(unfinished.get(i).requestId());
+            }
+            return note.append(unfinished.size() > 10 ? ", ..." : "").toString();
         }
     }
 }

@@ -74,6 +74,11 @@ public record JournalRun(int index, JournalRecord.Header header, List<JournalRec
         return instant.getEpochSecond() * 1_000_000_000L + instant.getNano() - base;
     }
 
+    /** Whether the writer closed cleanly: the run ends with a {@code CLOSED} record (not killed, not still running). */
+    public boolean closed() {
+        return !records.isEmpty() && records.get(records.size() - 1) instanceof JournalRecord.Closed;
+    }
+
     /** The scheduler time the run started at (its header's, else its first record's). */
     public long startNs() {
         return header != null ? header.timeNs() : records.isEmpty() ? 0 : records.get(0).timeNs();

@@ -87,6 +87,10 @@ public final class DecisionComparison {
     private static Map<Long, List<String>> group(List<JournalRecord> records, Long2LongHashMap ids) {
         Map<Long, List<String>> groups = new LinkedHashMap<>();
         for (JournalRecord record : records) {
+            if (record instanceof JournalRecord.Closed) {
+                // The writer's clean close, not the router's: a replay has nothing to compare it with.
+                continue;
+            }
             long id = record.lifecycleId();
             if (ids != null && id >= 0) {
                 id = ids.get(id);

@@ -1,6 +1,7 @@
 package dev.sluice.transport.journal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.Classification;
@@ -64,10 +65,23 @@ class JournalVerifierTest {
     }
 
     @Test
-    void shouldCatchALifecycleWithoutTerminalEvent() {
+    void shouldCatchALifecycleWithoutTerminalEventInARunThatClosed() {
         List<JournalRecord> records = good(1);
+        records.set(records.size() - 1, new JournalRecord.Closed(40));
+        assertCaught(records, "no terminal event, though the journal closed cleanly");
+    }
+
+    @Test
+    void shouldReportALifecycleCutShortByAKillAsUnfinished() {
+        List<JournalRecord> records = good(1);
+        records.addAll(good(2));
         records.remove(records.size() - 1);
-        assertCaught(records, "no terminal event");
+        JournalRun run = JournalRun.of(1, null, records);
+        assertFalse(run.closed());
+        assertEquals(List.of(), JournalVerifier.verify(run));
+        assertEquals(List.of("req-2"), JournalVerifier.unfinished(run).stream().map(Lifecycle::requestId).toList());
+        records.add(new JournalRecord.Closed(40));
+        assertEquals(List.of(), JournalVerifier.unfinished(JournalRun.of(1, null, records)));
     }
 
     @Test
