@@ -107,6 +107,9 @@ public final class Frontend implements AutoCloseable {
                 .port(settings.port())
                 .shutdownHook(false)
                 .maxPayloadSize(settings.maxBodyBytes())
+                // Helidon's own answers (unparsable requests, oversized headers or bodies) as our JSON errors.
+                .errorHandling(TransportErrors.errorHandling())
+                .directHandlers(TransportErrors.directHandlers())
                 // Without TCP_NODELAY, Nagle and delayed ACKs hold each SSE event back ~40 ms.
                 .connectionOptions(options -> options.tcpNoDelay(true))
                 .routing(routing -> routing

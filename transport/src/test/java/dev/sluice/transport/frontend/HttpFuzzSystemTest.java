@@ -99,7 +99,7 @@ class HttpFuzzSystemTest {
             case 5 -> badHeader(random, path);
             case 6 -> expect(Set.of(413), RawHttp.exchange(port, post(path, bytes(INPUT.valid(path, 2, false)
                 .replace("hello river", "x".repeat(MAX_BODY + random.nextInt(4 * MAX_BODY)))))));
-            case 7 -> expect(Set.of(400), RawHttp.exchange(port, RawHttp.post(path,
+            case 7 -> expect(Set.of(431), RawHttp.exchange(port, RawHttp.post(path,
                 Map.of("x-big", "v".repeat(16 * 1024 + random.nextInt(64 * 1024))), bytes(INPUT.valid(path, 2,
                     false)))));
             case 8 -> expect(Set.of(200), RawHttp.exchange(port, post(path, bytes(INPUT.valid(path, 2, false))),

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Trust and bounded state through real HTTP: privileged headers from clients outside {@code --trusted-source} are
  * ignored and counted, honoured from inside and by default; the live-request limit (the overload status), the body
- * limit (413) and Helidon's header limit (400) answer clear statuses; errors carry no plugin-private text;
+ * limit (413) and Helidon's header limit (431) answer clear statuses; errors carry no plugin-private text;
  * {@code /metrics} does not grow with distinct request, session or tenant ids.
  */
 class TrustAndLimitsSystemTest {
@@ -105,17 +105,27 @@ class TrustAndLimitsSystemTest {
     }
 
     @Test
-    void shouldAnswer413ForAnOversizedBodyAnd400ForOversizedHeaders() throws Exception {
+    void shouldAnswer413ForAnOversizedBodyAnd431ForOversizedHeaders() throws Exception {
         try (Frontend frontend = start(List.of(), new RouterContext(), 50)) {
             byte[] body = ("{\"model\":\"" + MODEL + "\",\"prompt\":\"" + "x".repeat(5000) + "\"}")
                 .getBytes(StandardCharsets.UTF_8);
-            assertEquals(413, RawHttp.exchange(frontend.port(), RawHttp.post("/v1/completions", Map.of(), body))
-                .status());
+            RawHttp.Response tooLarge = RawHttp.exchange(frontend.port(), RawHttp.post("/v1/completions", Map.of(),
+                body));
+            assertEquals(413, tooLarge.status(), tooLarge.text());
+            assertTrue(tooLarge.body().contains("\"code\":\"payload_too_large\""), tooLarge.text());
             RawHttp.Response header = RawHttp.exchange(frontend.port(), RawHttp.post("/v1/completions",
                 Map.of("x-big", "v".repeat(64 * 1024)), BODY));
-            // Helidon's own answer to headers over its 16 KiB limit: 400 and the connection closed, not 431.
-            assertEquals(400, header.status(), header.text());
+            // Headers over Helidon's 16 KiB limit: 431 with our JSON error, and the connection closed.
+            assertEquals(431, header.status(), header.text());
+            assertTrue(header.text().startsWith("HTTP/1.1 431 Request Header Fields Too Large\r\n"), header.text());
             assertTrue(header.text().contains("Connection: close"), header.text());
+            assertTrue(header.text().contains("Content-Type: application/json"), header.text());
+            assertTrue(header.body().contains("\"code\":\"request_header_fields_too_large\""), header.body());
+            RawHttp.Response garbled = RawHttp.exchange(frontend.port(), ("POST /v1/completions HTTP/1.1\r\n"
+                + "Host: x\r\nno colon here\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            assertEquals(400, garbled.status(), garbled.text());
+            assertTrue(garbled.body().contains("\"code\":\"bad_request\""), garbled.body());
+            assertFalse(garbled.body().contains("colon"), "fixed text, not Helidon's message: " + garbled.body());
             assertEquals(200, RawHttp.exchange(frontend.port(), RawHttp.post("/v1/completions", Map.of(), BODY))
                 .status());
         }
