@@ -81,6 +81,9 @@ public final class ClusterSimulation {
             stopping = true;
             for (TurnRun run : List.copyOf(live)) {
                 run.cancel(ClusterMetrics.Outcome.CUT_AT_END);
+                // An abort is a lifecycle message, published without dropping: more cancellations than the ring
+                // holds would block this thread, the router's only stepper, so the router takes each one at once.
+                router.doWork();
             }
             // Cancellations end at the engines' next pass boundary; a generous bound only guards against a bug.
             driver.runUntilIdle(limit + 3_600_000_000_000L);
