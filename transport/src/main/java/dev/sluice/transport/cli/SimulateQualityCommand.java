@@ -21,8 +21,9 @@ final class SimulateQualityCommand implements Callable<Integer> {
     int workers;
 
     @Option(names = "--window", defaultValue = "120s", paramLabel = "DURATION", converter = DurationConverter.class,
-        description = "Load window of the capacity, DRR and deadline runs; the first quarter is warm-up "
-            + "(default: ${DEFAULT-VALUE}).")
+        description = "Load window of the capacity, DRR and deadline runs; the first quarter is warm-up, which "
+            + "must outlast a request's life at saturation (about 10 s here), so use 60s or more for a sound "
+            + "capacity (default: ${DEFAULT-VALUE}).")
     Duration window;
 
     @Option(names = "--step", defaultValue = "60s", paramLabel = "DURATION", converter = DurationConverter.class,

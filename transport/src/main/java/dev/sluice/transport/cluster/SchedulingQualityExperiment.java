@@ -25,7 +25,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class SchedulingQualityExperiment {
     private static final double FIRST_RATE_PER_WORKER = 25;
-    private static final int CALIBRATION_ATTEMPTS = 8;
+    private static final int CALIBRATION_ATTEMPTS = 5;
 
     /**
      * The run's knobs.
