@@ -27,6 +27,7 @@ flock /tmp/jmh.lock "$JAVA" $flags -cp "$jar" dev.sluice.perf.harness.LatencyHar
 check "LatencyHarness (sluice row)" "grep -qE '^\| sluice \| 20,000 \| [0-9,]+ \| [0-9.]+' '$tmp/harness.md'"
 check "LatencyHarness (baseline row)" "grep -qE '^\| baseline \| 20,000 \| [0-9,]+ \| [0-9.]+' '$tmp/harness.md'"
 check "LatencyHarness (plot)" "grep -q '<polyline' '$tmp/harness/latency.svg'"
+check "LatencyHarness (PNG plot)" "head -c 4 '$tmp/harness/latency.png' | grep -q PNG"
 
 # shellcheck disable=SC2086
 flock /tmp/jmh.lock "$JAVA" $flags -cp "$jar" dev.sluice.perf.harness.ParkedScale --count 2000 --baseline-count 200 \
