@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Smoke test of the perf suite (scripts/perf --smoke; never part of scripts/test): every JMH benchmark, the latency
-# harness and the parked-scale run start and produce a result. Tiny runs; the figures mean nothing.
+# harness, the parked-scale run and the scheduling-quality simulation start and produce a result. Tiny runs; the
+# figures mean nothing.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$SLUICE_ROOT"
@@ -26,9 +27,17 @@ flock /tmp/jmh.lock "$JAVA" $flags -cp "$jar" dev.sluice.perf.harness.LatencyHar
 check "LatencyHarness (sluice row)" "grep -qE '^\| sluice \| 20,000 \| [0-9,]+ \| [0-9.]+' '$tmp/harness.md'"
 check "LatencyHarness (baseline row)" "grep -qE '^\| baseline \| 20,000 \| [0-9,]+ \| [0-9.]+' '$tmp/harness.md'"
 check "LatencyHarness (plot)" "grep -q '<polyline' '$tmp/harness/latency.svg'"
+check "LatencyHarness (PNG plot)" "head -c 4 '$tmp/harness/latency.png' | grep -q PNG"
 
 # shellcheck disable=SC2086
 flock /tmp/jmh.lock "$JAVA" $flags -cp "$jar" dev.sluice.perf.harness.ParkedScale --count 2000 --baseline-count 200 \
     > "$tmp/parked.md" 2> "$tmp/parked.log" || true
 check "ParkedScale (3 modes, all dispatched)" "[ \$(grep -c '| yes |' '$tmp/parked.md') = 3 ]"
+# shellcheck disable=SC2086
+"$JAVA" $flags -cp "$jar" dev.sluice.transport.cli.SluiceMain simulate quality --workers 2 --window 20s --step 5s \
+    > "$tmp/quality.md" 2> "$tmp/quality.log" || true
+shares='^\| (premium|standard|batch) \| [0-9]+ \| [0-9.]+% \| [0-9.]+%'
+check "Scheduling quality (DRR shares)" "[ \$(grep -cE '$shares' '$tmp/quality.md') = 3 ]"
+check "Scheduling quality (ramp, 12 rows)" "[ \$(grep -cE '^\| [0-9]+% \| (yes|no) \|' '$tmp/quality.md') = 12 ]"
+check "Scheduling quality (balanced)" "grep -q 'ended exactly once .*: yes' '$tmp/quality.md'"
 [ "$failed" = 0 ] && echo "smoke: all passed" || { echo "smoke: failures" >&2; exit 1; }

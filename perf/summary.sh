@@ -19,6 +19,14 @@ if [ -f "$dir/parked.md" ]; then
     echo "-- parked-request scale: mode | waiting | heap/request | RSS/request | platform threads --"
     grep -E '^\| (sluice|baseline)' "$dir/parked.md" | awk -F'|' '{ printf "%s|%s|%s|%s|%s\n", $2, $3, $4, $5, $6 }'
 fi
+if [ -f "$dir/quality.md" ]; then
+    echo
+    echo "-- scheduling quality (simulated fleet, virtual clock) --"
+    sed -nE 's/^\*\*Capacity\*\*: ([0-9.]+) requests\/s.*/capacity \1 requests\/s/p
+        s/^Max relative error ([0-9.]+%).*/DRR share, max relative error \1/p' "$dir/quality.md"
+    echo "load | policy queues | offered/s | goodput/s | good | completed | rejected | ttft p50 | ttft p99"
+    grep -E '^\| (100|150|200)% \| (yes|no) \|' "$dir/quality.md" | cut -d'|' -f2-10 || true
+fi
 if [ -d "$dir/http" ]; then
     echo
     echo "-- HTTP overhead: path | stream | p50 | p99 | +p50 | +p99 | req/s | vs direct --"

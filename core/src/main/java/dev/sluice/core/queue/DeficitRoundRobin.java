@@ -4,7 +4,9 @@ package dev.sluice.core.queue;
  * Deficit round robin across classes (Dynamo §5.5), charged in scheduling-cost tokens.
  * <ol>
  *   <li>A carried class (credit and work left after its last dispatch) goes first if its next dispatchable head is
- *       already affordable.</li>
+ *       already affordable. It stays the carried class until the next dispatch, whichever class that is: a poll that
+ *       finds it blocked (every worker busy, the usual state between openings of a busy threshold) keeps its turn,
+ *       or each opening would move the cursor on and a class would spend one request per round, not its quantum.</li>
  *   <li>A ring pass from the cursor over the ready classes: no dispatchable head, skip without credit; affordable,
  *       dispatch; else add one quantum and dispatch if now affordable.</li>
  *   <li>A pass without progress fast-forwards: every class with a dispatchable head gets the fewest whole rounds of
@@ -43,7 +45,6 @@ final class DeficitRoundRobin {
             if (head != null && head.costTokens() <= cq.deficit) {
                 return charge(cq, head);
             }
-            carried = -1;
         }
         visitedCount = 0;
         int chosen = pass(gate, cursor, classes.length);

@@ -148,6 +148,40 @@ class PolicyQueueDrrTest {
         assertEquals("backlog", poll(q, gate));
     }
 
+    /**
+     * A busy threshold lets one request go per opening (the worker is busy again at once), so every other poll meets a
+     * blocked ring. The carried class keeps its turn through those polls (Dynamo: it stays the carry class while its
+     * deficit lasts), so shares still follow the quanta; dropping the carry at a blocked poll moved the cursor on
+     * after every dispatch and served about one request per class per round, near 1:1:1 here.
+     */
+    @Test
+    void shouldKeepTheQuantumRatioWhenTheGateAdmitsOneRequestPerOpening() {
+        PolicyQueues q = new PolicyQueues(fcfsClasses(3000, 2000, 1000));
+        SplittableRandom random = new SplittableRandom(7);
+        for (int c = 0; c < 3; c++) {
+            for (int i = 0; i < 32; i++) {
+                q.enqueue(req("c" + c, c).cost(random.nextLong(500, 1500)).build(), 3, gate);
+            }
+        }
+        long[] served = new long[3];
+        for (int i = 0; i < 30_000; i++) {
+            gate.busy.clear();
+            q.onLoadChanged();
+            QueueEntry e = q.pollDispatchable(gate, 0, QueueFixtures.IGNORE_EXPIRED);
+            served[e.classIndex()] += e.costTokens();
+            gate.busy.addAll(gate.workers);
+            q.onLoadChanged();
+            assertNull(poll(q, gate));
+            q.enqueue(req("refill", e.classIndex()).cost(random.nextLong(500, 1500)).build(), 3, gate);
+        }
+        double total = served[0] + served[1] + served[2];
+        double[] expected = {3 / 6.0, 2 / 6.0, 1 / 6.0};
+        for (int c = 0; c < 3; c++) {
+            double share = served[c] / total;
+            assertTrue(Math.abs(share - expected[c]) <= 0.01, "class " + c + " share " + share);
+        }
+    }
+
     /** Dynamo docs: premium/regular 512:128 share about 4:1 of served cost tokens under a permanent backlog. */
     @Test
     void shouldShareServiceFourToOneWithQuanta512To128UnderBacklog() {

@@ -93,7 +93,6 @@ final class ReferencePolicyQueues {
             if (head != null && head.costTokens() <= deficit[carried]) {
                 return take(carried, head);
             }
-            carried = -1;
         }
         List<Integer> candidates = new ArrayList<>();
         for (int step = 0; step < specs.length; step++) {

@@ -13,7 +13,8 @@ import java.util.Locale;
  * The in-process open-loop latency harness: for each offered rate, one trial of sluice's router and one of the
  * conventional baseline, same generators, classifier and instant engine. Prints Markdown tables (latency per trial,
  * then baseline/sluice ratios) on stdout and writes each histogram's percentile distribution ({@code .hgrm}, µs) and
- * an SVG percentile plot into the output directory.
+ * the percentile plot, {@code latency.png} and {@code latency.svg}, into the output directory. The JVM runs headless
+ * (set here, whatever the flags): the PNG is drawn with Java2D, never on a display.
  *
  * <p>Usage: {@code LatencyHarness [--rates 50000,200000,500000] [--generators 2] [--jvm-warmup 3] [--warmup 2]
  * [--seconds 5] [--out perf/results/harness]}.
@@ -23,6 +24,7 @@ public final class LatencyHarness {
     }
 
     public static void main(String[] args) throws Exception {
+        System.setProperty("java.awt.headless", "true");
         long[] rates = {50_000, 200_000, 500_000};
         int generators = 2;
         double warmup = 2;
@@ -58,7 +60,17 @@ public final class LatencyHarness {
             }
         }
         Files.writeString(out.resolve("latency.svg"), SvgPlot.render(results));
+        writePng(out.resolve("latency.png"), results);
         printTables(System.out, results, generators, warmup, seconds, out);
+    }
+
+    /** The PNG is a convenience: a JDK without fonts or java.desktop still gets the tables and the SVG. */
+    private static void writePng(Path file, List<TrialResult> results) {
+        try {
+            PngPlot.write(results, file);
+        } catch (IOException | RuntimeException | LinkageError | java.awt.AWTError e) {
+            System.err.println("harness: no PNG plot (" + e + "); the SVG plot is written");
+        }
     }
 
     private static void writeHgrm(Path file, TrialResult result) throws IOException {
@@ -71,8 +83,8 @@ public final class LatencyHarness {
                                     double seconds, Path dir) {
         out.printf(Locale.ROOT, "Decision latency, submit (intended send time) → dispatch callback, µs; %d "
             + "generator thread(s), %.1f s warm-up then %.1f s measured per trial; pass-through classifier, 8 workers, "
-            + "instant engine. Histograms: `%s/*.hgrm`, plot: `%s/latency.svg`.%n%n", generators, warmup, seconds,
-            dir, dir);
+            + "instant engine. Histograms: `%s/*.hgrm`, plot: `%s/latency.png` (and `.svg`).%n%n", generators,
+            warmup, seconds, dir, dir);
         out.println("| controller | offered/s | achieved/s | p50 | p99 | p99.9 | max | measured "
             + "| rejected in window | drained |");
         out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");

@@ -24,14 +24,16 @@ import picocli.CommandLine.Option;
 @Command(name = "simulate", mixinStandardHelpOptions = true,
     description = "Runs a workload through the admission router and a fleet of simulated engines on a virtual clock "
         + "(minutes in seconds, repeatable for a seed) and prints a comparison table.",
-    subcommands = {SimulateCommand.PrefixCache.class, SimulateCommand.Agents.class})
+    subcommands = {SimulateCommand.PrefixCache.class, SimulateCommand.Agents.class,
+        SimulateQualityCommand.class})
 final class SimulateCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a workload is required: prefix-cache or agents");
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "a workload is required: prefix-cache, agents or quality");
     }
 
     /** Options both experiments share. */

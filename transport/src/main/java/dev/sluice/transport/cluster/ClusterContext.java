@@ -2,6 +2,7 @@ package dev.sluice.transport.cluster;
 
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.router.SchedulerObserver;
 import dev.sluice.core.spi.DefaultSelectorSettings;
 import dev.sluice.core.spi.DefaultWorkerSelector;
 import dev.sluice.core.spi.RequestClassifierFactory;
@@ -12,9 +13,9 @@ import java.util.OptionalDouble;
 
 /**
  * One cluster run's configuration, set fluently: the fleet (size and mocker options), the router (profile,
- * classifier, worker selector, seed), and the run's time bounds. Defaults: 4 workers with the mocker's defaults,
- * the pass-through classifier, the built-in KV selector, no router queueing, a 60 s load window and up to 10 min to
- * drain. Mutable and not thread-safe; {@link ClusterSimulation} reads it once.
+ * classifier, worker selector, observer, seed), and the run's time bounds. Defaults: 4 workers with the mocker's
+ * defaults, the pass-through classifier, the built-in KV selector, no router queueing, no observer, a 60 s load
+ * window and up to 10 min to drain. Mutable and not thread-safe; {@link ClusterSimulation} reads it once.
  */
 public final class ClusterContext {
     private String label = "run";
@@ -23,6 +24,7 @@ public final class ClusterContext {
     private PolicyProfile profile = PolicyProfile.synthetic(OptionalDouble.empty(), QueuePolicy.FCFS);
     private RequestClassifierFactory classifier;
     private WorkerSelectorFactory selector = DefaultWorkerSelector.factory(DefaultSelectorSettings.DEFAULTS);
+    private SchedulerObserver observer = SchedulerObserver.NONE;
     private long seed = 42;
     private long durationNs = 60_000_000_000L;
     private long drainLimitNs = 600_000_000_000L;
@@ -86,6 +88,16 @@ public final class ClusterContext {
 
     public WorkerSelectorFactory selector() {
         return selector;
+    }
+
+    /** Sees the router's every input and decision, on the simulation thread (none by default). */
+    public ClusterContext observer(SchedulerObserver schedulerObserver) {
+        this.observer = Objects.requireNonNull(schedulerObserver, "observer");
+        return this;
+    }
+
+    public SchedulerObserver observer() {
+        return observer;
     }
 
     /** Seeds the router's selector and the engines' output tokens (the workload has its own seed). */

@@ -25,6 +25,9 @@ import org.agrona.collections.IntHashSet;
  * is cancelled. Everything runs on the calling thread; one instance runs once.
  */
 public final class ClusterSimulation {
+    /** The model name of the simulated router (profiles resolve for it). */
+    static final String MODEL = "cluster";
+
     final ClusterMetrics metrics;
     final ModelRouter router;
     private final ClusterContext context;
@@ -43,9 +46,10 @@ public final class ClusterSimulation {
         this.metrics = new ClusterMetrics(context.durationNs());
         SimEngineContext engine = context.engine().validate().seed(context.seed());
         this.hasher = new BlockHasher(engine.blockSize());
-        this.router = ModelRouter.manual(new RouterContext().model("cluster").clock(driver).profile(context.profile())
+        this.router = ModelRouter.manual(new RouterContext().model(MODEL).clock(driver).profile(context.profile())
             .classifierFactory(context.classifier()).workerSelector(context.selector()).randomSeed(context.seed())
-            .blockSize(engine.blockSize()).maxLiveRequests(1 << 20).maxDeferrals(1 << 20));
+            .blockSize(engine.blockSize()).maxLiveRequests(1 << 20).maxDeferrals(1 << 20)
+            .observer(context.observer()));
         this.fleet = SimulatedFleet.onVirtualClock(engine, context.workers(), router::kvEvent, driver);
         driver.attachStepper(router::doWork);
         for (int w = 0; w < context.workers(); w++) {
@@ -81,6 +85,9 @@ public final class ClusterSimulation {
             stopping = true;
             for (TurnRun run : List.copyOf(live)) {
                 run.cancel(ClusterMetrics.Outcome.CUT_AT_END);
+                // An abort is a lifecycle message, published without dropping: more cancellations than the ring
+                // holds would block this thread, the router's only stepper, so the router takes each one at once.
+                router.doWork();
             }
             // Cancellations end at the engines' next pass boundary; a generous bound only guards against a bug.
             driver.runUntilIdle(limit + 3_600_000_000_000L);

@@ -14,9 +14,10 @@ import java.util.Objects;
  * @param systemPrompt   the system prompt's tokens (shared by sessions with the same id).
  * @param turns          the turns, at least one.
  * @param sessionHeader  whether requests carry a session context (agents do; plain chats do not).
+ * @param policyClass    the class its requests name ({@code x-dynamo-meta-policy-class}), or {@code null}.
  */
 public record SessionPlan(String sessionId, long startNs, int systemPromptId, int[] systemPrompt, List<Turn> turns,
-                          boolean sessionHeader) {
+                          boolean sessionHeader, String policyClass) {
     /**
      * One turn.
      *
@@ -42,5 +43,11 @@ public record SessionPlan(String sessionId, long startNs, int systemPromptId, in
         if (turns.isEmpty()) {
             throw new IllegalArgumentException("a session needs at least one turn");
         }
+    }
+
+    /** A session whose requests name no policy class. */
+    public SessionPlan(String sessionId, long startNs, int systemPromptId, int[] systemPrompt, List<Turn> turns,
+                       boolean sessionHeader) {
+        this(sessionId, startNs, systemPromptId, systemPrompt, turns, sessionHeader, null);
     }
 }

@@ -49,7 +49,7 @@ final class SessionRun {
         int[] prompt = turn == 0 ? concat(plan.systemPrompt(), spec.newTokens())
             : concat(context, spec.newTokens());
         AdmissionRequest.Builder request = AdmissionRequest.builder(plan.sessionId() + "-t" + turn)
-            .promptTokens(prompt, host.hasher());
+            .promptTokens(prompt, host.hasher()).policyClass(plan.policyClass());
         if (plan.sessionHeader()) {
             boolean last = turn == plan.turns().size() - 1;
             request.sessionContext(new SessionContext(plan.sessionId(), null,

@@ -38,6 +38,11 @@ final class WorkloadRandom {
         return (long) (-Math.log(1.0 - random.nextDouble()) * meanNs);
     }
 
+    /** Uniform in {@code [0, 1)}. */
+    double fraction() {
+        return random.nextDouble();
+    }
+
     /** An index in {@code [0, n)}. */
     int index(int n) {
         return random.nextInt(n);

@@ -16,6 +16,11 @@
  *                 └──── next turn after the think / tool gap: prompt + answer + new text
  * </pre>
  *
+ * Experiments on it: {@link dev.sluice.transport.cluster.PrefixCacheExperiment} (issue 4),
+ * {@link dev.sluice.transport.cluster.AgentExperiment} (issue 6) and
+ * {@link dev.sluice.transport.cluster.SchedulingQualityExperiment} (issue 8: DRR shares, deadline misses, goodput under
+ * a ramp; it reads the router's decisions through a {@link dev.sluice.core.router.SchedulerObserver}).
+ *
  * Everything runs on the thread that calls {@link dev.sluice.transport.cluster.ClusterSimulation#run}.
  */
 package dev.sluice.transport.cluster;

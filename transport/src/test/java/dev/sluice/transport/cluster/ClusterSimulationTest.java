@@ -3,12 +3,16 @@ package dev.sluice.transport.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.core.config.PolicyProfile;
+import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.spi.RouterPluginRegistry;
 import dev.sluice.transport.sim.SimEngineContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The harness itself: repeatable for a seed, every turn ends exactly once, continuations reuse the cache. */
 class ClusterSimulationTest {
@@ -66,6 +70,27 @@ class ClusterSimulationTest {
         assertEquals(report.turnsSubmitted(), report.router().arrived());
         assertEquals(0, report.router().live());
         assertTrue(report.balanced());
+    }
+
+    /**
+     * Cutting at the drain limit aborts every queued turn at once; each abort is a lifecycle message the router's
+     * ring must hold until the router runs. With more queued turns than the ring's 16,384 slots this once blocked
+     * the simulation thread, the router's only stepper, for good (the timeout turns a regression into a failure).
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldCutMoreQueuedTurnsThanTheRouterRingHolds() {
+        List<SessionPlan> sessions = new ArrayList<>();
+        WorkloadRandom random = new WorkloadRandom(5);
+        for (int n = 0; n < 20_000; n++) {
+            List<SessionPlan.Turn> turn = List.of(new SessionPlan.Turn(random.tokens(64), 1000, 0, 0));
+            sessions.add(new SessionPlan("s-" + n, n * 10_000L, -1, new int[0], turn, false));
+        }
+        ClusterReport report = ClusterSimulation.run(new ClusterContext().workers(1)
+            .profile(PolicyProfile.synthetic(OptionalDouble.of(0.0), QueuePolicy.FCFS)).durationNs(SECOND)
+            .drainLimitNs(0), sessions);
+        assertTrue(report.cutAtEnd() > 16_384, report.toString());
+        assertTrue(report.balanced(), report.toString());
     }
 
     @Test
