@@ -63,11 +63,11 @@ final class RemoteEngineOptions {
     }
 
     /**
-     * The remote engines' setup.
+     * Checks the remote-engine options, also when no {@code --engine-url} is given (so a typo is not ignored).
      *
-     * @throws IllegalArgumentException naming the bad option or URL.
+     * @throws IllegalArgumentException naming the option and its value.
      */
-    EngineSetup.Remote setup(String servedModel, int blockSize) {
+    void validate() {
         if (connectTimeout.isZero() || connectTimeout.isNegative() || firstTokenTimeout.isZero()
             || firstTokenTimeout.isNegative()) {
             throw new IllegalArgumentException("--engine-connect-timeout and --engine-first-token-timeout must be "
@@ -90,6 +90,17 @@ final class RemoteEngineOptions {
             throw new IllegalArgumentException("--engine-retry-backoff must be positive with FIRST at most MAX, e.g. "
                 + "1s..30s, was " + retryBackoff);
         }
+    }
+
+    /**
+     * The remote engines' setup.
+     *
+     * @throws IllegalArgumentException naming the bad option or URL.
+     */
+    EngineSetup.Remote setup(String servedModel, int blockSize) {
+        validate();
+        Duration first = retryBackoff.first();
+        Duration max = retryBackoff.max();
         EngineRuntimeConfig config = new EngineRuntimeConfig(totalKvBlocks, blockSize, maxNumBatchedTokens,
             MAX_NUM_SEQS, 1);
         List<HttpEngineSettings> engines = new ArrayList<>(urls.size());

@@ -165,6 +165,11 @@ final class ServeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        try {
+            remote.validate();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         if (simWorkers < 1 || simWorkers > 1024) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--sim-workers must be between 1 and 1024, was " + simWorkers);

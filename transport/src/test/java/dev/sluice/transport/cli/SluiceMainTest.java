@@ -110,6 +110,13 @@ class SluiceMainTest {
     }
 
     @Test
+    void shouldCheckEngineOptionsEvenWithoutAnEngineUrl() {
+        assertEquals(2, run("serve", "--engine-retry-backoff", "5s..1s"));
+        assertTrue(err.toString().contains("--engine-retry-backoff must be positive with FIRST at most MAX"),
+            err::toString);
+    }
+
+    @Test
     void shouldRefuseAClassificationTimeoutOnTheVirtualClock() {
         assertEquals(2, run("demo", "--in-process", "--classification-timeout", "1s"));
         assertTrue(err.toString().contains("applies to the HTTP demo, not --in-process"), err::toString);
