@@ -29,6 +29,8 @@ if [ -f "$dir/quality.md" ]; then
 fi
 if [ -d "$dir/http" ]; then
     echo
-    echo "-- HTTP overhead: path | stream | p50 | p99 | +p50 | +p99 | req/s | vs direct --"
-    grep -E '^\| \(' "$report" | awk -F'|' '{ printf "%s|%s|%s|%s|%s|%s|%s|%s\n", $2, $3, $4, $5, $6, $7, $8, $9 }'
+    echo "-- HTTP overhead, wrk (closed loop): path | stream | p50 | p99 | +p50 | +p99 | req/s | vs direct --"
+    grep -E '^\| \(' "$report" | awk -F'|' 'NF == 11 { printf "%s|%s|%s|%s|%s|%s|%s|%s\n", $2, $3, $4, $5, $6, $7, $8, $9 }'
+    echo "-- HTTP overhead, fixed rate (open loop): path | rate/s | stream | p50 | p99 | +p50 | +p99 (µs) --"
+    grep -E '^\| \(' "$report" | awk -F'|' 'NF == 13 { printf "%s|%s|%s|%s|%s|%s|%s\n", $2, $3, $4, $5, $6, $9, $10 }'
 fi
