@@ -175,9 +175,9 @@ public final class HttpDemo {
         out.printf("               scripts/sluice journal show %s --request chat-1%n", dir);
         out.printf("               scripts/sluice journal stats %s   |   scripts/sluice journal verify %s%n", dir, dir);
         out.printf("               scripts/sluice replay %s --verify%n", dir);
-        out.println("               (replays every input, the engines' KV-cache events included, on a virtual clock;"
-            + " inputs the live");
-        out.println("               router took in the same instant may dispatch in another order, which it reports)");
+        out.println("               (replays every input, the engines' KV-cache events included, on a virtual clock,"
+            + " and reports");
+        out.println("               any decision it does not reproduce)");
     }
 
     /** Relative to the working directory when inside it: shorter, and what the user typed. */

@@ -4,24 +4,29 @@ import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.api.RequestClassifier;
+import dev.sluice.core.api.Wakeup;
 import dev.sluice.core.journal.JournalRecord;
 import dev.sluice.transport.journal.Lifecycle;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Answers each classification from the recording, so a replay is deterministic whatever the recorded classifier
  * did (deferred on virtual threads, parked on wake-ups, read a quota service): a recorded admit is replayed with
- * its overrides; a reject with its error; a deferral or park becomes a park until the recorded decision time, with
- * the recorded outcome at that deadline. A classifier that threw is replayed as one throwing the same text.
- * What is then compared is the router's own decisions. Runs on the replay's (scheduler) thread only.
+ * its overrides; a reject with its error; a deferral or park becomes a park that the replay wakes, with the recorded
+ * outcome, when it reaches the recorded decision in the journal: at its position, not merely its instant, because
+ * the live router may have taken other inputs (KV events, completions) in the same instant before it. A classifier
+ * that threw is replayed as one throwing the same text. What is then compared is the router's own decisions. Runs on the replay's (scheduler) thread only.
  */
 final class ReplayClassifier implements RequestClassifier {
     private static final String THREW = "request classifier threw: ";
 
     private final Map<Long, Lifecycle> recorded;
+    /** Parked replays by the recorded decision that ends them. */
+    private final Map<JournalRecord.Classified, Parked> parked = new HashMap<>();
     private long expected = -1;
 
     ReplayClassifier(Map<Long, Lifecycle> recorded) {
@@ -60,15 +65,36 @@ final class ReplayClassifier implements RequestClassifier {
         };
     }
 
-    private static Classification park(ClassifyRequest request, Lifecycle lifecycle, JournalRecord.Classified first,
-                                       JournalRecord.Classified then) {
+    /**
+     * The replay reached a recorded decision: if it ends a parked replay, wake that one now with the recorded
+     * outcome (the scheduler applies it in the same instant, after the inputs before it).
+     */
+    void reached(JournalRecord.Classified decision) {
+        Parked waiting = parked.remove(decision);
+        if (waiting == null) {
+            return;
+        }
+        if (waiting.rejection() == null) {
+            waiting.wakeup().admit();
+        } else {
+            waiting.wakeup().reject(waiting.rejection());
+        }
+    }
+
+    /** A parked replay: its wake-up, and the rejection to answer ({@code null} to admit). */
+    private record Parked(Wakeup wakeup, AdmissionError rejection) {
+    }
+
+    private Classification park(ClassifyRequest request, Lifecycle lifecycle, JournalRecord.Classified first,
+                                JournalRecord.Classified then) {
         if (then == null) {
             apply(request, first.overrides());
             return Classification.park(request, ClassifyRequest.NO_DEADLINE, null);
         }
         boolean admit = then.decision() == Classification.Kind.ADMIT;
         apply(request, admit ? then.overrides() : first.overrides());
-        return Classification.park(request, then.timeNs(), admit ? null : error(rejectionAfter(lifecycle, then)));
+        parked.put(then, new Parked(request.wakeup(), admit ? null : error(rejectionAfter(lifecycle, then))));
+        return Classification.park(request, ClassifyRequest.NO_DEADLINE, null);
     }
 
     private static void apply(ClassifyRequest request, JournalRecord.Overrides overrides) {

@@ -17,7 +17,8 @@ import org.agrona.collections.Long2LongHashMap;
 /**
  * Re-feeds a run's recorded inputs (arrivals with their ingress times, lifecycle reports, worker joins and
  * leaves) through a fresh manual router on a virtual clock with the recorded configuration, classification
- * answered from the recording ({@link ReplayClassifier}), and captures its records to compare with the recorded
+ * answered from the recording ({@link ReplayClassifier}, which also wakes parked replays at their recorded decision),
+ * and captures its records to compare with the recorded
  * ones ({@link DecisionComparison}). Each input is fed at its recorded scheduler time and the router is then run
  * until idle, as the demo's driver does; the clock also stops at every recorded decision time so that deadlines
  * fire when they did. Single-threaded.
@@ -99,6 +100,7 @@ public final class ReplayVerifier {
                 w.totalKvBlocks() >= 0 ? java.util.OptionalLong.of(w.totalKvBlocks()) : java.util.OptionalLong.empty());
             case JournalRecord.WorkerLeft w -> router.workerLeft(w.worker());
             case JournalRecord.KvEventRecord k -> router.kvEvent(k.event());
+            case JournalRecord.Classified c -> classifier.reached(c);
             default -> {
             }
         }
