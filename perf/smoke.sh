@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Smoke test of the perf suite (scripts/perf --smoke; never part of scripts/test): every JMH benchmark, the latency
-# harness, the parked-scale run and the scheduling-quality simulation start and produce a result. Tiny runs; the
-# figures mean nothing.
+# harness, the parked-scale run, the scheduling-quality simulation and the fixed-rate HTTP generator start and produce
+# a result. Tiny runs; the figures mean nothing.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$SLUICE_ROOT"
@@ -40,4 +40,17 @@ shares='^\| (premium|standard|batch) \| [0-9]+ \| [0-9.]+% \| [0-9.]+%'
 check "Scheduling quality (DRR shares)" "[ \$(grep -cE '$shares' '$tmp/quality.md') = 3 ]"
 check "Scheduling quality (ramp, 12 rows)" "[ \$(grep -cE '^\| [0-9]+% \| (yes|no) \|' '$tmp/quality.md') = 12 ]"
 check "Scheduling quality (balanced)" "grep -q 'ended exactly once .*: yes' '$tmp/quality.md'"
+# The fixed-rate HTTP generator against a mock engine on loopback: one line of six figures, no errors.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+# shellcheck disable=SC2086
+"$JAVA" $flags -cp "$jar" dev.sluice.transport.cli.SluiceMain mock-engine --port "$port" --speedup-ratio 1000 \
+    --model-name sluice-sim > "$tmp/engine.log" 2>&1 &
+engine=$!
+for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+# shellcheck disable=SC2086
+"$JAVA" $flags -cp "$jar" dev.sluice.perf.http.FixedRateLoad --url "http://127.0.0.1:$port" --rate 200 --seconds 1 \
+    --warmup 0 --stream true --connections 4 > "$tmp/fixed.txt" 2> "$tmp/fixed.log" || true
+kill "$engine" 2>/dev/null || true
+wait "$engine" 2>/dev/null || true
+check "FixedRateLoad (HTTP, streaming, 0 errors)" "grep -qE '^[0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+ 0$' '$tmp/fixed.txt'"
 [ "$failed" = 0 ] && echo "smoke: all passed" || { echo "smoke: failures" >&2; exit 1; }
