@@ -10,7 +10,7 @@ for f in "$dir"/harness-g*.md; do
     g="${f##*harness-g}"
     echo
     echo "-- latency harness, ${g%.md} generator thread(s): offered/s, p50/p99/p99.9 µs --"
-    grep -E '^\| (sluice|baseline) ' "$f" | awk -F'|' '{
+    grep -E '^\| (sluice|sluice-spin|baseline) \| [0-9]' "$f" | awk -F'|' '{
         printf "%-9s %10s  p50 %8s  p99 %10s  p99.9 %10s  achieved %10s\n", $2, $3, $5, $6, $7, $4 }'
     grep '^Max achieved' "$f" || true
 done

@@ -17,7 +17,8 @@ import java.util.Locale;
  * (set here, whatever the flags): the PNG is drawn with Java2D, never on a display.
  *
  * <p>Usage: {@code LatencyHarness [--rates 50000,200000,500000] [--generators 2] [--jvm-warmup 3] [--warmup 2]
- * [--seconds 5] [--out perf/results/harness]}.
+ * [--seconds 5] [--targets sluice,baseline] [--out perf/results/harness]}; {@code sluice-spin} is sluice with a
+ * busy-spinning scheduler (a core of its own).
  */
 public final class LatencyHarness {
     private LatencyHarness() {
@@ -31,6 +32,7 @@ public final class LatencyHarness {
         double seconds = 5;
         double jvmWarmup = 3;
         Path out = Path.of("perf/results/harness");
+        String[] targets = {"sluice", "baseline"};
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--rates" -> rates = Arrays.stream(args[i + 1].split(",")).mapToLong(Long::parseLong).toArray();
@@ -39,6 +41,7 @@ public final class LatencyHarness {
                 case "--jvm-warmup" -> jvmWarmup = Double.parseDouble(args[i + 1]);
                 case "--seconds" -> seconds = Double.parseDouble(args[i + 1]);
                 case "--out" -> out = Path.of(args[i + 1]);
+                case "--targets" -> targets = args[i + 1].split(",");
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -51,7 +54,7 @@ public final class LatencyHarness {
         }
         List<TrialResult> results = new ArrayList<>();
         for (long rate : rates) {
-            for (String target : new String[] {"sluice", "baseline"}) {
+            for (String target : targets) {
                 System.err.printf("harness: %s at %,d/s offered, %d generator(s)...%n", target, rate, generators);
                 TrialResult result = OpenLoopRun.run(target, rate, generators, warmup, seconds);
                 results.add(result);
@@ -94,20 +97,28 @@ public final class LatencyHarness {
                 r.maxMicros(), r.measured(), r.rejected(), r.drained() ? "yes" : "NO");
         }
         out.println();
-        out.println("Baseline ÷ sluice (above 1: sluice is faster):");
+        out.println("Baseline ÷ sluice at the same offered rate (above 1: sluice is faster):");
         out.println();
-        out.println("| offered/s | p50 | p99 | p99.9 | achieved/s |");
-        out.println("| ---: | ---: | ---: | ---: | ---: |");
+        out.println("| offered/s | controller | p50 | p99 | p99.9 | achieved/s |");
+        out.println("| ---: | --- | ---: | ---: | ---: | ---: |");
         double bestSluice = 0;
         double bestBaseline = 0;
-        for (int i = 0; i + 1 < results.size(); i += 2) {
-            TrialResult s = results.get(i);
-            TrialResult b = results.get(i + 1);
-            bestSluice = Math.max(bestSluice, s.achievedPerSecond());
+        for (TrialResult b : results) {
+            if (!b.target().equals("baseline")) {
+                continue;
+            }
             bestBaseline = Math.max(bestBaseline, b.achievedPerSecond());
-            out.printf(Locale.ROOT, "| %,d | %.2f | %.2f | %.2f | %.2f |%n", s.offeredPerSecond(),
-                b.micros(50) / s.micros(50), b.micros(99) / s.micros(99), b.micros(99.9) / s.micros(99.9),
-                b.achievedPerSecond() / s.achievedPerSecond());
+            for (TrialResult s : results) {
+                if (s.target().equals("baseline") || s.offeredPerSecond() != b.offeredPerSecond()) {
+                    continue;
+                }
+                if (s.target().equals("sluice")) {
+                    bestSluice = Math.max(bestSluice, s.achievedPerSecond());
+                }
+                out.printf(Locale.ROOT, "| %,d | %s | %.2f | %.2f | %.2f | %.2f |%n", s.offeredPerSecond(),
+                    s.target(), b.micros(50) / s.micros(50), b.micros(99) / s.micros(99),
+                    b.micros(99.9) / s.micros(99.9), b.achievedPerSecond() / s.achievedPerSecond());
+            }
         }
         out.println();
         out.printf(Locale.ROOT, "Max achieved throughput: sluice %,.0f/s, baseline %,.0f/s (ratio sluice/baseline "

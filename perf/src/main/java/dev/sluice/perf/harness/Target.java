@@ -25,10 +25,16 @@ interface Target extends AutoCloseable {
     @Override
     void close();
 
-    /** Creates a fresh controller by name: {@code sluice} or {@code baseline}. */
+    /**
+     * Creates a fresh controller by name: {@code sluice} (the default idle strategy: spin briefly, then park until
+     * woken), {@code sluice-spin} (the scheduler busy-spins: a dedicated core, no wake-up latency) or
+     * {@code baseline}.
+     */
     static Target create(String name) {
         return switch (name) {
-            case "sluice" -> new Sluice();
+            case "sluice" -> new Sluice(new RouterContext().model("harness"));
+            case "sluice-spin" -> new Sluice(new RouterContext().model("harness")
+                .idleStrategy(new org.agrona.concurrent.BusySpinIdleStrategy()));
             case "baseline" -> new Baseline();
             default -> throw new IllegalArgumentException("unknown target " + name);
         };
@@ -36,10 +42,12 @@ interface Target extends AutoCloseable {
 
     /** sluice: the single-writer scheduler thread fed by the Disruptor ring. */
     final class Sluice implements Target {
-        private final ModelRouter router = ModelRouter.start(new RouterContext().model("harness"));
-        private final Pending.Engine engine = (id, worker) -> router.completed(id);
+        private final ModelRouter router;
+        private final Pending.Engine engine;
 
-        Sluice() {
+        Sluice(RouterContext context) {
+            router = ModelRouter.start(context);
+            engine = (id, worker) -> router.completed(id);
             for (int w = 0; w < WORKERS; w++) {
                 router.workerJoined(WorkerWithDpRank.of(w), 8192, OptionalLong.of(4096));
             }

@@ -91,6 +91,15 @@ final class ServeCommand implements Callable<Integer> {
         description = "How long dispatched requests may finish at shutdown (default: ${DEFAULT-VALUE}).")
     Duration gracePeriod;
 
+    /** How the scheduler thread waits for work. */
+    enum SchedulerIdle { WAIT, SPIN }
+
+    @Option(names = "--scheduler-idle", defaultValue = "wait", paramLabel = "MODE",
+        description = "How each model's scheduler thread waits for work: wait (spin briefly, then sleep until woken; "
+            + "a wake-up costs a few microseconds) or spin (busy-spin: the lowest latency, and a whole core per "
+            + "model, even when idle). Default: ${DEFAULT-VALUE}.")
+    SchedulerIdle schedulerIdle;
+
     @CommandLine.Mixin
     PolicyOptions policyOptions = new PolicyOptions();
 
@@ -121,6 +130,9 @@ final class ServeCommand implements Callable<Integer> {
         QueuePolicy queuePolicy = policyOptions.queuePolicy;
         RouterContext router = FrontendAssembly.router(policy, modelName, threshold, queuePolicy, routerMode, null,
             policyOptions.classificationTimeout(spec.commandLine()));
+        if (schedulerIdle == SchedulerIdle.SPIN) {
+            router.idleStrategy(new org.agrona.concurrent.BusySpinIdleStrategy());
+        }
         JournalSetup journal = FrontendAssembly.journal(journalOptions.context(), policy,
             FrontendAssembly.classifierName(policy, "default"), threshold, queuePolicy);
         FrontendSettings settings;

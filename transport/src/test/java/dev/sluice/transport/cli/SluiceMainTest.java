@@ -110,6 +110,12 @@ class SluiceMainTest {
     }
 
     @Test
+    void shouldNameTheSchedulerIdleModes() {
+        assertEquals(2, run("serve", "--scheduler-idle", "nap"));
+        assertTrue(err.toString().contains("expected one of [WAIT, SPIN]"), err::toString);
+    }
+
+    @Test
     void shouldCheckEngineOptionsEvenWithoutAnEngineUrl() {
         assertEquals(2, run("serve", "--engine-retry-backoff", "5s..1s"));
         assertTrue(err.toString().contains("--engine-retry-backoff must be positive with FIRST at most MAX"),
