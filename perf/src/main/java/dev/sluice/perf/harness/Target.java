@@ -6,6 +6,7 @@ import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.perf.baseline.BaselineController;
 import java.util.OptionalLong;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 
 /**
  * An admission controller under test, fresh for each trial: sluice's {@link ModelRouter} on its own scheduler
@@ -34,7 +35,7 @@ interface Target extends AutoCloseable {
         return switch (name) {
             case "sluice" -> new Sluice(new RouterContext().model("harness"));
             case "sluice-spin" -> new Sluice(new RouterContext().model("harness")
-                .idleStrategy(new org.agrona.concurrent.BusySpinIdleStrategy()));
+                .idleStrategy(new BusySpinIdleStrategy()));
             case "baseline" -> new Baseline();
             default -> throw new IllegalArgumentException("unknown target " + name);
         };

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -131,7 +132,7 @@ final class ServeCommand implements Callable<Integer> {
         RouterContext router = FrontendAssembly.router(policy, modelName, threshold, queuePolicy, routerMode, null,
             policyOptions.classificationTimeout(spec.commandLine()));
         if (schedulerIdle == SchedulerIdle.SPIN) {
-            router.idleStrategy(new org.agrona.concurrent.BusySpinIdleStrategy());
+            router.idleStrategy(new BusySpinIdleStrategy());
         }
         JournalSetup journal = FrontendAssembly.journal(journalOptions.context(), policy,
             FrontendAssembly.classifierName(policy, "default"), threshold, queuePolicy);

@@ -118,39 +118,33 @@ public final class PrometheusText {
     }
 
     private static void liveGauges(StringBuilder out, List<RouterMetrics> routers) {
-        String[][] gauges = {{"sluice_live_requests", "Lifecycles in progress."},
-            {"sluice_deferrals_in_progress", "Classifications waiting in a continuation on a virtual thread."},
-            {"sluice_parked_requests", "Classifications parked until a wake-up or deadline (no thread)."}};
-        for (int g = 0; g < gauges.length; g++) {
-            header(out, gauges[g][0], "gauge", gauges[g][1]);
-            for (RouterMetrics m : routers) {
-                RouterStatistics stats = m.stats.get();
-                if (stats != null) {
-                    long value = g == 0 ? stats.live() : g == 1 ? stats.deferralsRunning() : stats.parkedNow();
-                    sample(out, gauges[g][0], model(m), value);
-                }
-            }
-        }
+        stat(out, routers, "sluice_live_requests", "gauge", "Lifecycles in progress.", RouterStatistics::live);
+        stat(out, routers, "sluice_deferrals_in_progress", "gauge",
+            "Classifications waiting in a continuation on a virtual thread.", RouterStatistics::deferralsRunning);
+        stat(out, routers, "sluice_parked_requests", "gauge",
+            "Classifications parked until a wake-up or deadline (no thread).", RouterStatistics::parkedNow);
     }
 
     private static void overruns(StringBuilder out, List<RouterMetrics> routers) {
-        header(out, "sluice_scheduler_overruns_total", "counter", "Scheduler duty cycles that ran past the watchdog's "
-            + "threshold: a plugin or observer blocked the model's scheduler.");
-        for (RouterMetrics m : routers) {
-            RouterStatistics stats = m.stats.get();
-            if (stats != null) {
-                sample(out, "sluice_scheduler_overruns_total", model(m), stats.dutyCycleOverruns());
-            }
-        }
+        stat(out, routers, "sluice_scheduler_overruns_total", "counter", "Scheduler duty cycles that ran past the "
+            + "watchdog's threshold: a plugin or observer blocked the model's scheduler.",
+            RouterStatistics::dutyCycleOverruns);
     }
 
     private static void classifierTimeouts(StringBuilder out, List<RouterMetrics> routers) {
-        header(out, "sluice_classifier_timeouts_total", "counter", "Requests answered 504 classifier_timeout: their "
-            + "classification (a deferral, a park or a blocked classify call) outlasted --classification-timeout.");
+        stat(out, routers, "sluice_classifier_timeouts_total", "counter", "Requests answered 504 classifier_timeout: "
+            + "their classification (a deferral, a park or a blocked classify call) outlasted "
+            + "--classification-timeout.", RouterStatistics::classifierTimeouts);
+    }
+
+    /** One metric read from each router's latest statistics (routers without statistics yet are left out). */
+    private static void stat(StringBuilder out, List<RouterMetrics> routers, String name, String type, String help,
+                             ToLongFunction<RouterStatistics> value) {
+        header(out, name, type, help);
         for (RouterMetrics m : routers) {
             RouterStatistics stats = m.stats.get();
             if (stats != null) {
-                sample(out, "sluice_classifier_timeouts_total", model(m), stats.classifierTimeouts());
+                sample(out, name, model(m), value.applyAsLong(stats));
             }
         }
     }
