@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.ErrorClass;
+import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
-import dev.sluice.core.config.QueuePolicy;
-import dev.sluice.core.router.AdmissionRequest;
+import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.RegistryException;
 import dev.sluice.core.spi.RequestClassifierFactory;
-import dev.sluice.core.spi.RouterPluginRegistry;
+import dev.sluice.core.router.RouterPlugins;
 import dev.sluice.core.testing.SteppedRouter;
 import java.io.StringWriter;
 import java.net.URL;
@@ -73,7 +73,7 @@ class AcmeExampleTest {
 
     private static SteppedRouter router() throws Exception {
         RouterPolicyConfig config = RouterPolicyLoader.load(EXAMPLE.resolve("admission.yaml"));
-        RequestClassifierFactory factory = RouterPluginRegistry.loadCatalogs(loader)
+        RequestClassifierFactory factory = RouterPlugins.loadCatalogs(loader)
             .resolveRequestClassifier(config.requestClassifier()).orElseThrow();
         return new SteppedRouter(null, new RouterContext().classifierFactory(factory)
             .profile(config.profileFor("model", OptionalDouble.empty(), QueuePolicy.FCFS)));
@@ -81,7 +81,7 @@ class AcmeExampleTest {
 
     @Test
     void shouldLinkTheExampleNextToTheBuiltIns() throws Exception {
-        RouterPluginRegistry registry = RouterPluginRegistry.loadCatalogs(loader);
+        RouterPlugins registry = RouterPlugins.loadCatalogs(loader);
         assertTrue(registry.requestClassifierTypes().containsAll(List.of("acme-queue-budget", "queue-budget",
             "thunderagent", "token-rate-limit")));
     }
@@ -119,7 +119,7 @@ class AcmeExampleTest {
         RouterPolicyConfig config = RouterPolicyLoader.parse(
             "request_classifier:\n  type: acme-queue-budget\n  parameters:\n    max_wait_ms: 0\n", "bad.yaml");
         RegistryException e = org.junit.jupiter.api.Assertions.assertThrows(RegistryException.class,
-            () -> RouterPluginRegistry.loadCatalogs(loader).resolveRequestClassifier(config.requestClassifier()));
+            () -> RouterPlugins.loadCatalogs(loader).resolveRequestClassifier(config.requestClassifier()));
         assertEquals("invalid parameters for request-classifier type \"acme-queue-budget\": "
             + "max_wait_ms must be between 1 and 60000", e.getMessage());
     }

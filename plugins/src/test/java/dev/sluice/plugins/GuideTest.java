@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
-import dev.sluice.core.spi.RouterPluginRegistry;
+import dev.sluice.core.router.RouterPlugins;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,7 +83,7 @@ class GuideTest {
 
     @Test
     void shouldResolveEveryBuiltInYamlBlock() throws Exception {
-        RouterPluginRegistry registry = RouterPluginRegistry.loadCatalogs(getClass().getClassLoader());
+        RouterPlugins registry = RouterPlugins.loadCatalogs(getClass().getClassLoader());
         int resolved = 0;
         for (Block block : blocks()) {
             if (block.language().equals("yaml") && !block.text().contains("acme-")) {

@@ -1,5 +1,6 @@
 package dev.sluice.core.api;
 
+import dev.sluice.core.spi.RequestClassifier;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;

@@ -1,5 +1,5 @@
 /**
- * The request-classifier contract: what a plugin implements ({@link dev.sluice.core.api.RequestClassifier}), what it
+ * The request-classifier contract: what a plugin implements ({@link dev.sluice.core.spi.RequestClassifier}), what it
  * receives ({@link dev.sluice.core.api.ClassifyRequest}, {@link dev.sluice.core.api.ClassifyEvent},
  * {@link dev.sluice.core.api.RequestClassifierContext}) and how it answers ({@link dev.sluice.core.api.Classification},
  * {@link dev.sluice.core.api.AdmissionError}).

@@ -4,10 +4,10 @@ import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyClassSpec;
+import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.host.RequestView;
+import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.kv.KvEvent;
-import dev.sluice.core.router.AdmissionRequest;
-import dev.sluice.core.router.RequestView;
-import dev.sluice.core.router.SchedulerObserver;
 import java.util.OptionalLong;
 import net.openhft.chronicle.bytes.Bytes;
 

@@ -6,7 +6,7 @@ public enum FailurePolicy {
     CONTINUE,
     /**
      * Admission stops: new arrivals are refused with 503 {@code journal_unavailable} (through
-     * {@link dev.sluice.core.router.SchedulerObserver#arrivalVeto()}); lifecycles already live run to their end.
+     * {@link dev.sluice.core.host.SchedulerObserver#arrivalVeto()}); lifecycles already live run to their end.
      * Opening a journal that cannot be written fails at once.
      */
     FAIL_CLOSED

@@ -5,8 +5,8 @@ import dev.sluice.core.api.ErrorClass;
 import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.host.RequestView;
 import dev.sluice.core.kv.KvEvent;
-import dev.sluice.core.router.RequestView;
 
 /**
  * One decoded journal record (the reader's view of the layout in {@code FORMAT.md}). Times are the scheduler's

@@ -16,10 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The admission journal: a {@link dev.sluice.core.router.SchedulerObserver} that appends one record per input and
+ * The admission journal: a {@link dev.sluice.core.host.SchedulerObserver} that appends one record per input and
  * decision to a Chronicle Queue (one appender, hourly roll cycles, retention) in the layout of {@code FORMAT.md}.
  * Install it with {@code RouterContext.observer(...)}, alone or first in a
- * {@link dev.sluice.core.router.CompositeObserver}; close it after the router.
+ * {@link dev.sluice.core.host.CompositeObserver}; close it after the router.
  *
  * <p>Records are written straight into the memory-mapped queue file: a record is in the page cache when the
  * callback returns, so it survives the death of the process (not of the machine). A failure to write (full disk,

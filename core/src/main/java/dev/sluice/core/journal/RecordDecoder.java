@@ -5,8 +5,8 @@ import dev.sluice.core.api.ErrorClass;
 import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.host.RequestView;
 import dev.sluice.core.kv.KvEvent;
-import dev.sluice.core.router.RequestView;
 import net.openhft.chronicle.bytes.Bytes;
 
 /** Reads the records {@link RecordEncoder} and {@link EncodingObserver} write. Cold path; stateless. */

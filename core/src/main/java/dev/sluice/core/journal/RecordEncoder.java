@@ -3,8 +3,8 @@ package dev.sluice.core.journal;
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.api.WorkerWithDpRank;
-import dev.sluice.core.router.AdmissionRequest;
-import dev.sluice.core.router.RequestView;
+import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.host.RequestView;
 import net.openhft.chronicle.bytes.Bytes;
 
 /**

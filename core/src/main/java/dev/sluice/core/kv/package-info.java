@@ -2,8 +2,8 @@
  * The KV-cache vocabulary shared by engines and the router, and the router's KV-aware bookkeeping. Engines publish
  * {@link dev.sluice.core.kv.KvEvent}s about the blocks they store and evict; the router hashes each request's
  * tokens the same way ({@link dev.sluice.core.kv.BlockHasher}) to find which worker already holds the longest
- * prefix ({@link dev.sluice.core.kv.KvIndex}) and keeps its own estimate of what it booked on each worker
- * ({@link dev.sluice.core.kv.ActiveSequences}). Both are owned by the scheduler thread.
+ * prefix ({@link dev.sluice.core.select.KvIndex}) and keeps its own estimate of what it booked on each worker
+ * ({@link dev.sluice.core.select.ActiveSequences}). Both are owned by the scheduler thread.
  * <pre>
  *   KV events ──► KvIndex.apply                       worker leaves ──► KvIndex / ActiveSequences.removeWorker
  *   dispatch  ──► KvIndex.findMatches ─► overlap ─┐
@@ -12,3 +12,6 @@
  * </pre>
  */
 package dev.sluice.core.kv;
+
+import dev.sluice.core.select.ActiveSequences;
+import dev.sluice.core.select.KvIndex;

@@ -1,10 +1,11 @@
 package dev.sluice.core.router;
 
+import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.api.OverloadStatus;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
-import dev.sluice.core.spi.DefaultSelectorSettings;
-import dev.sluice.core.spi.DefaultWorkerSelector;
+import dev.sluice.core.host.SchedulerObserver;
+import dev.sluice.core.select.DefaultWorkerSelector;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.spi.WorkerSelectorFactory;
 import java.util.Objects;

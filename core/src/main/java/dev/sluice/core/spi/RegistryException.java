@@ -19,7 +19,7 @@ public final class RegistryException extends Exception {
     private final Kind kind;
     private final String type;
 
-    RegistryException(Kind kind, String type, String message, Throwable cause) {
+    public RegistryException(Kind kind, String type, String message, Throwable cause) {
         super(message, cause);
         this.kind = Objects.requireNonNull(kind, "kind");
         this.type = type;

@@ -1,136 +1,17 @@
 package dev.sluice.core.spi;
 
-import dev.sluice.core.config.PluginSection;
-import dev.sluice.core.config.WorkerSelectionConfig;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.ServiceConfigurationError;
-import java.util.ServiceLoader;
-import java.util.Set;
-
 /**
- * The plugins linked into this process, by type name. Filled at startup by {@link RouterPluginCatalog}s, then
- * resolved once against the policy file's sections before any router is built. Not thread-safe: build it on one
- * thread, then only read it.
+ * Where a {@link RouterPluginCatalog} registers its plugins, by type name; the router-policy YAML then selects one by
+ * {@code type}. A name is non-empty, not the reserved {@link #DEFAULT_TYPE}, and registered once per kind; breaking
+ * a rule throws a {@link RegistryException}, which stops startup. Called on the thread that loads the catalogs.
  */
-public final class RouterPluginRegistry {
-    /** The reserved type name of the built-in behaviour: pass-through classification, the default selector. */
-    public static final String DEFAULT_TYPE = "default";
+public interface RouterPluginRegistry {
+    /** The reserved type name of sluice's built-in behaviour: pass-through classification, the default selector. */
+    String DEFAULT_TYPE = "default";
 
-    private final ProviderTable<RequestClassifierProvider> classifiers =
-        new ProviderTable<>("request-classifier", "classifier", "sluice's pass-through behavior");
-    private final ProviderTable<WorkerSelectorProvider> selectors =
-        new ProviderTable<>("worker-selection", "worker-selection", "sluice's built-in selector");
-
-    /** An empty registry. */
-    public RouterPluginRegistry() {
-    }
-
-    /**
-     * A registry filled by every {@link RouterPluginCatalog} that {@link ServiceLoader} finds through
-     * {@code loader} (the built-ins on the classpath plus the jars of {@code --plugin-path}).
-     */
-    public static RouterPluginRegistry loadCatalogs(ClassLoader loader) throws RegistryException {
-        RouterPluginRegistry registry = new RouterPluginRegistry();
-        try {
-            for (RouterPluginCatalog catalog : ServiceLoader.load(RouterPluginCatalog.class, loader)) {
-                catalog.register(registry);
-            }
-        } catch (ServiceConfigurationError e) {
-            throw new RegistryException(RegistryException.Kind.CATALOG, null,
-                "could not load a router plugin catalog: " + e.getMessage(), e);
-        }
-        return registry;
-    }
-
-    /** Registers a classifier type. */
-    public void registerRequestClassifier(String type, RequestClassifierProvider provider) throws RegistryException {
-        classifiers.register(type, provider);
-    }
+    /** Registers a classifier type, which the {@code request_classifier} section names by {@code type}. */
+    void registerRequestClassifier(String type, RequestClassifierProvider provider) throws RegistryException;
 
     /** Registers a worker-selection type, which {@code worker_selection} instances then name by {@code type}. */
-    public void registerWorkerSelector(String type, WorkerSelectorProvider provider) throws RegistryException {
-        selectors.register(type, provider);
-    }
-
-    /** The registered classifier types, sorted. */
-    public Set<String> requestClassifierTypes() {
-        return classifiers.types();
-    }
-
-    /** The registered worker-selection types, sorted (the built-in {@code default} is not listed). */
-    public Set<String> workerSelectorTypes() {
-        return selectors.types();
-    }
-
-    /** True when no plugin of any kind is registered. */
-    public boolean isEmpty() {
-        return classifiers.isEmpty() && selectors.isEmpty();
-    }
-
-    /**
-     * Resolves the policy file's {@code request_classifier} section: absent means pass-through (empty). The
-     * provider runs here, once; the returned factory runs once per model router.
-     */
-    public Optional<RequestClassifierFactory> resolveRequestClassifier(Optional<PluginSection> section)
-        throws RegistryException {
-        if (section.isEmpty()) {
-            return Optional.empty();
-        }
-        String type = section.get().type();
-        RequestClassifierProvider provider = classifiers.require(type);
-        try {
-            RequestClassifierFactory factory = provider.provide(
-                new RequestClassifierParameters(section.get().parameters()));
-            if (factory == null) {
-                throw new ProviderException("provider returned no factory");
-            }
-            return Optional.of(factory);
-        } catch (ProviderException | RuntimeException e) {
-            throw classifiers.providerError(type, e);
-        }
-    }
-
-    /**
-     * The selector factory for {@code role} ({@code aggregated}, {@code prefill}, {@code decode}, {@code encode}):
-     * the built-in default selector with Dynamo's defaults when there is no {@code worker_selection} section, the
-     * role is unset or names {@code default}; otherwise the named instance's provider runs here, once per call, and
-     * its factory runs once per model router. An instance of type {@code default} configures the built-in selector
-     * ({@code overlap_score_weight}, {@code router_temperature}).
-     */
-    public WorkerSelectorFactory resolveWorkerSelector(Optional<WorkerSelectionConfig> config, String role)
-        throws RegistryException {
-        return resolveWorkerSelector(config, role, DefaultSelectorSettings.DEFAULTS);
-    }
-
-    /**
-     * As {@link #resolveWorkerSelector(Optional, String)}, with {@code fallback} (for instance the router's
-     * command-line settings) used when the built-in selector serves the role without an instance of its own.
-     */
-    public WorkerSelectorFactory resolveWorkerSelector(Optional<WorkerSelectionConfig> config, String role,
-                                                       DefaultSelectorSettings fallback) throws RegistryException {
-        Objects.requireNonNull(role, "role");
-        String name = config.isEmpty() ? null : config.get().instanceFor(role);
-        if (name == null || name.equals(DEFAULT_TYPE)) {
-            return DefaultWorkerSelector.factory(fallback);
-        }
-        WorkerSelectionConfig.Instance instance = config.get().instance(name);
-        if (instance == null) {
-            throw new RegistryException(RegistryException.Kind.UNKNOWN_TYPE, null,
-                "worker_selection " + role + " \"" + name + "\" does not name a configured instance", null);
-        }
-        String type = instance.plugin().type();
-        WorkerSelectorProvider provider = type.equals(DEFAULT_TYPE)
-            ? DefaultSelectorSettings::provide : selectors.require(type);
-        try {
-            WorkerSelectorFactory factory = provider.provide(
-                new WorkerSelectorParameters(instance.plugin().parameters()));
-            if (factory == null) {
-                throw new ProviderException("provider returned no factory");
-            }
-            return factory;
-        } catch (ProviderException | RuntimeException e) {
-            throw selectors.providerError(type, e);
-        }
-    }
+    void registerWorkerSelector(String type, WorkerSelectorProvider provider) throws RegistryException;
 }

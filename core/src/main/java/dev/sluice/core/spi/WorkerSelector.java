@@ -1,5 +1,7 @@
 package dev.sluice.core.spi;
 
+import dev.sluice.core.api.SelectionInputs;
+
 /**
  * Picks the worker rank for one dispatched request among eligible candidates (dynamo-mocker.md §7.4). The router
  * filters eligibility, calls {@link #select} and then books the request on the chosen worker; the selector only

@@ -1,5 +1,7 @@
 package dev.sluice.core.spi;
 
+import dev.sluice.core.api.WorkerSelectorContext;
+
 /**
  * Creates one worker selector per model router and role, when the router is built (not per request). Each
  * instance owns its state.

@@ -1,5 +1,7 @@
 package dev.sluice.core.spi;
 
+import dev.sluice.core.api.WorkerSelectorParameters;
+
 /**
  * Validates a worker-selection type's YAML {@code parameters} once at startup and returns the factory that builds
  * its selectors. Reject bad parameters with a {@link ProviderException} whose message names the parameter and what

@@ -8,7 +8,7 @@
  *   {@link dev.sluice.core.spi.RequestClassifierFactory} (section {@code request_classifier}).</li>
  *   <li>Worker selectors: {@link dev.sluice.core.spi.WorkerSelectorProvider} →
  *   {@link dev.sluice.core.spi.WorkerSelectorFactory} → {@link dev.sluice.core.spi.WorkerSelector} (section
- *   {@code worker_selection}, per role). The built-in {@link dev.sluice.core.spi.DefaultWorkerSelector} serves
+ *   {@code worker_selection}, per role). The built-in {@link dev.sluice.core.select.DefaultWorkerSelector} serves
  *   every role not given an instance.</li>
  * </ul>
  * Per dispatched request the router runs:
@@ -18,3 +18,5 @@
  * </pre>
  */
 package dev.sluice.core.spi;
+
+import dev.sluice.core.select.SelectionCandidates;

@@ -6,7 +6,7 @@ import dev.sluice.core.api.ErrorClass;
 import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.QueuePolicy;
-import dev.sluice.core.router.AdmissionRequest;
+import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.testing.RecordingClassifier;
 import dev.sluice.core.testing.SteppedRouter;

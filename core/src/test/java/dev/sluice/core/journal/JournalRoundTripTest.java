@@ -9,7 +9,7 @@ import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ErrorClass;
 import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.api.WorkerWithDpRank;
-import dev.sluice.core.router.RequestView;
+import dev.sluice.core.host.RequestView;
 import dev.sluice.core.testing.SteppedRouter;
 import java.nio.file.Path;
 import java.util.EnumSet;

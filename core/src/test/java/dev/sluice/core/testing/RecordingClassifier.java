@@ -3,7 +3,7 @@ package dev.sluice.core.testing;
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyEvent;
 import dev.sluice.core.api.ClassifyRequest;
-import dev.sluice.core.api.RequestClassifier;
+import dev.sluice.core.spi.RequestClassifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

@@ -2,7 +2,7 @@ package dev.sluice.core.testing;
 
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.WorkerWithDpRank;
-import dev.sluice.core.router.AdmissionListener;
+import dev.sluice.core.host.AdmissionListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

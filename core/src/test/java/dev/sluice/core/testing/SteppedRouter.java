@@ -1,11 +1,11 @@
 package dev.sluice.core.testing;
 
-import dev.sluice.core.api.RequestClassifier;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyProfile;
-import dev.sluice.core.router.AdmissionRequest;
+import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.spi.RequestClassifier;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;

@@ -2,13 +2,13 @@ package dev.sluice.perf.admission;
 
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyRequest;
-import dev.sluice.core.api.RequestClassifier;
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.kv.BlockHasher;
 import dev.sluice.core.kv.KvEvent;
-import dev.sluice.core.router.AdmissionRequest;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.spi.RequestClassifier;
 import java.util.Arrays;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;

@@ -7,7 +7,7 @@ import dev.sluice.core.api.Wakeup;
 import dev.sluice.core.api.WorkerWithDpRank;
 
 /**
- * The baseline's request as the (shared) {@link dev.sluice.core.api.RequestClassifier} sees it: plain mutable fields,
+ * The baseline's request as the (shared) {@link dev.sluice.core.spi.RequestClassifier} sees it: plain mutable fields,
  * guarded by the baseline's router-wide lock. Parking is not supported by the conventional design ({@link #wakeup()}
  * throws); deferrals block a platform thread instead.
  */

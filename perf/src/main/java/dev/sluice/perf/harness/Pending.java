@@ -2,8 +2,8 @@ package dev.sluice.perf.harness;
 
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.WorkerWithDpRank;
-import dev.sluice.core.router.AdmissionListener;
-import dev.sluice.core.router.AdmissionRequest;
+import dev.sluice.core.host.AdmissionListener;
+import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.perf.baseline.BaselineController;
 
 /**

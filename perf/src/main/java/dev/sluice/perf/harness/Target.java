@@ -1,9 +1,9 @@
 package dev.sluice.perf.harness;
 
-import dev.sluice.core.api.RequestClassifier;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.perf.baseline.BaselineController;
 import java.util.OptionalLong;
 import org.agrona.concurrent.BusySpinIdleStrategy;

@@ -3,7 +3,7 @@ package dev.sluice.perf.journal;
 import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.api.WorkerWithDpRank;
-import dev.sluice.core.router.RequestView;
+import dev.sluice.core.host.RequestView;
 
 /** A fixed request as the journal sees it: typical header sizes, a session, a deadline. Immutable. */
 final class BenchRequest implements RequestView {

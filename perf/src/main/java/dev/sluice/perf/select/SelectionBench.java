@@ -1,15 +1,15 @@
 package dev.sluice.perf.select;
 
+import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.api.WorkerWithDpRank;
-import dev.sluice.core.kv.ActiveLoad;
-import dev.sluice.core.kv.ActiveSequences;
 import dev.sluice.core.kv.BlockHasher;
 import dev.sluice.core.kv.KvEvent;
-import dev.sluice.core.kv.KvIndex;
-import dev.sluice.core.kv.OverlapScores;
-import dev.sluice.core.spi.DefaultSelectorSettings;
-import dev.sluice.core.spi.DefaultWorkerSelector;
-import dev.sluice.core.spi.SelectionCandidates;
+import dev.sluice.core.select.ActiveLoad;
+import dev.sluice.core.select.ActiveSequences;
+import dev.sluice.core.select.DefaultWorkerSelector;
+import dev.sluice.core.select.KvIndex;
+import dev.sluice.core.select.OverlapScores;
+import dev.sluice.core.select.SelectionCandidates;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;

@@ -2,8 +2,8 @@ package dev.sluice.perf.soak;
 
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.WorkerWithDpRank;
-import dev.sluice.core.router.RequestView;
-import dev.sluice.core.router.SchedulerObserver;
+import dev.sluice.core.host.RequestView;
+import dev.sluice.core.host.SchedulerObserver;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

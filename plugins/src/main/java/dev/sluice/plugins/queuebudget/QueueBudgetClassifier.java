@@ -4,7 +4,7 @@ import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.api.ErrorClass;
-import dev.sluice.core.api.RequestClassifier;
+import dev.sluice.core.spi.RequestClassifier;
 import org.agrona.concurrent.NanoClock;
 
 /**

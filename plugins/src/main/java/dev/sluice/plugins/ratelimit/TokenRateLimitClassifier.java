@@ -5,7 +5,7 @@ import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyEvent;
 import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.api.ErrorClass;
-import dev.sluice.core.api.RequestClassifier;
+import dev.sluice.core.spi.RequestClassifier;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,13 +1,13 @@
 package dev.sluice.plugins.thunderagent;
 
 import dev.sluice.core.api.AdmissionError;
-import dev.sluice.core.api.ClassifierTimers;
 import dev.sluice.core.api.Classification;
+import dev.sluice.core.api.ClassifierTimers;
 import dev.sluice.core.api.ClassifyEvent;
 import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.api.ErrorClass;
-import dev.sluice.core.api.RequestClassifier;
 import dev.sluice.core.api.RequestClassifierContext;
+import dev.sluice.core.spi.RequestClassifier;
 import org.agrona.concurrent.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.core.config.PluginSection;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.spi.RegistryException;
-import dev.sluice.core.spi.RouterPluginRegistry;
+import dev.sluice.core.router.RouterPlugins;
 import dev.sluice.plugins.BuiltinCatalog;
 import java.util.Map;
 import java.util.Optional;
@@ -75,7 +75,7 @@ class ThunderAgentConfigTest {
     /** Dynamo: thunderagent_parameters_are_validated_at_startup. */
     @Test
     void shouldStopStartupNamingTheBadOrUnknownParameter() throws Exception {
-        RouterPluginRegistry registry = new RouterPluginRegistry();
+        RouterPlugins registry = new RouterPlugins();
         new BuiltinCatalog().register(registry);
         RegistryException range = assertThrows(RegistryException.class, () -> registry.resolveRequestClassifier(
             section("request_classifier:\n  type: thunderagent\n  parameters:\n    pause_target: 1.1\n")));
@@ -89,7 +89,7 @@ class ThunderAgentConfigTest {
     /** Dynamo: request_classifier_only_config_preserves_parameter_mapping / registers_classifier (factory part). */
     @Test
     void shouldResolveThunderAgentFromPolicyYamlAndBuildAClassifierPerRouter() throws Exception {
-        RouterPluginRegistry registry = RouterPluginRegistry.loadCatalogs(getClass().getClassLoader());
+        RouterPlugins registry = RouterPlugins.loadCatalogs(getClass().getClassLoader());
         var factory = registry.resolveRequestClassifier(
             section("request_classifier:\n  type: thunderagent\n  parameters:\n    pause_threshold: 0.9\n"))
             .orElseThrow();

@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.RouterPolicyLoader;
-import dev.sluice.core.router.AdmissionRequest;
+import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.RequestClassifierFactory;
-import dev.sluice.core.spi.RouterPluginRegistry;
+import dev.sluice.core.router.RouterPlugins;
 import dev.sluice.core.testing.SteppedRouter;
 import java.time.Duration;
 import java.util.OptionalLong;
@@ -22,7 +22,7 @@ class ThunderAgentRouterTest {
     private static final WorkerWithDpRank W1 = WorkerWithDpRank.of(1);
 
     private static SteppedRouter router(String parameters) throws Exception {
-        RouterPluginRegistry registry = RouterPluginRegistry.loadCatalogs(ThunderAgentRouterTest.class
+        RouterPlugins registry = RouterPlugins.loadCatalogs(ThunderAgentRouterTest.class
             .getClassLoader());
         RequestClassifierFactory factory = registry.resolveRequestClassifier(RouterPolicyLoader.parse(
             "request_classifier:\n  type: thunderagent\n" + parameters, "thunderagent.yaml").requestClassifier())

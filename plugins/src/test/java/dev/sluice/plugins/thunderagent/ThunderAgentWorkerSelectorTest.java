@@ -5,16 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.SessionContext;
+import dev.sluice.core.api.WorkerSelectorContext;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
-import dev.sluice.core.router.AdmissionRequest;
+import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.select.SelectionCandidates;
 import dev.sluice.core.spi.RegistryException;
-import dev.sluice.core.spi.RouterPluginRegistry;
-import dev.sluice.core.spi.SelectionCandidates;
+import dev.sluice.core.router.RouterPlugins;
 import dev.sluice.core.spi.WorkerSelector;
-import dev.sluice.core.spi.WorkerSelectorContext;
 import dev.sluice.core.testing.SteppedRouter;
 import dev.sluice.plugins.BuiltinCatalog;
 import java.util.OptionalLong;
@@ -62,7 +62,7 @@ class ThunderAgentWorkerSelectorTest {
     /** Dynamo: registers_classifier_and_worker_selector / builtin_registration_preserves_classifiers... */
     @Test
     void shouldResolveBothPluginsFromOnePolicyFileAlongsideOtherCatalogs() throws Exception {
-        RouterPluginRegistry registry = new RouterPluginRegistry();
+        RouterPlugins registry = new RouterPlugins();
         registry.registerRequestClassifier("custom", parameters -> context -> null);
         new BuiltinCatalog().register(registry);
         assertTrue(registry.requestClassifierTypes().containsAll(java.util.Set.of("custom", "thunderagent")));
@@ -76,7 +76,7 @@ class ThunderAgentWorkerSelectorTest {
     /** Dynamo: worker_selection_rejects_admission_parameters. */
     @Test
     void shouldRejectAdmissionParametersOnTheSelector() throws Exception {
-        RouterPluginRegistry registry = new RouterPluginRegistry();
+        RouterPlugins registry = new RouterPlugins();
         new BuiltinCatalog().register(registry);
         RouterPolicyConfig empty = RouterPolicyLoader.parse(YAML + "      parameters: {}\n", "t.yaml");
         assertTrue(registry.resolveWorkerSelector(empty.workerSelection(), "aggregated") != null);
@@ -89,7 +89,7 @@ class ThunderAgentWorkerSelectorTest {
 
     @Test
     void shouldKeepAContinuationOnItsWorkerThroughTheRouter() throws Exception {
-        RouterPluginRegistry registry = RouterPluginRegistry.loadCatalogs(getClass().getClassLoader());
+        RouterPlugins registry = RouterPlugins.loadCatalogs(getClass().getClassLoader());
         RouterPolicyConfig config = RouterPolicyLoader.parse(YAML, "thunderagent.yaml");
         RouterContext context = new RouterContext()
             .classifierFactory(registry.resolveRequestClassifier(config.requestClassifier()).orElseThrow())

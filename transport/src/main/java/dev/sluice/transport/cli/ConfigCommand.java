@@ -6,7 +6,7 @@ import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.spi.RegistryException;
-import dev.sluice.core.spi.RouterPluginRegistry;
+import dev.sluice.core.router.RouterPlugins;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -65,7 +65,7 @@ final class ConfigCommand implements Runnable {
             RouterPolicyConfig config;
             try {
                 config = RouterPolicyLoader.load(file);
-                RouterPluginRegistry registry = PluginPath.registry(pluginPath);
+                RouterPlugins registry = PluginPath.registry(pluginPath);
                 registry.resolveRequestClassifier(config.requestClassifier());
                 registry.resolveWorkerSelector(config.workerSelection(), PolicySource.ROLE);
             } catch (ConfigException | RegistryException e) {

@@ -1,9 +1,9 @@
 package dev.sluice.transport.cli;
 
+import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.api.OverloadStatus;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.RouterContext;
-import dev.sluice.core.spi.DefaultSelectorSettings;
 import dev.sluice.transport.demo.InProcessDemo;
 import dev.sluice.transport.frontend.EngineSetup;
 import dev.sluice.transport.frontend.FrontendSettings;
@@ -18,9 +18,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code sluice demo}: the main job, over real HTTP on the embedded simulated fleet (or in-process). */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,

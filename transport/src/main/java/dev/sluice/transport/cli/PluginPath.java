@@ -1,7 +1,7 @@
 package dev.sluice.transport.cli;
 
 import dev.sluice.core.spi.RegistryException;
-import dev.sluice.core.spi.RouterPluginRegistry;
+import dev.sluice.core.router.RouterPlugins;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -17,7 +17,7 @@ final class PluginPath {
     private PluginPath() {
     }
 
-    static RouterPluginRegistry registry(List<Path> directories) throws RegistryException, IOException {
+    static RouterPlugins registry(List<Path> directories) throws RegistryException, IOException {
         List<URL> jars = new ArrayList<>();
         for (Path directory : directories) {
             if (!Files.isDirectory(directory)) {
@@ -32,7 +32,7 @@ final class PluginPath {
         ClassLoader parent = PluginPath.class.getClassLoader();
         ClassLoader loader = jars.isEmpty() ? parent : new URLClassLoader("sluice-plugins",
             jars.toArray(new URL[0]), parent);
-        return RouterPluginRegistry.loadCatalogs(loader);
+        return RouterPlugins.loadCatalogs(loader);
     }
 
     private static URL toUrl(Path jar) throws IOException {

@@ -1,14 +1,14 @@
 package dev.sluice.transport.cli;
 
+import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.config.QueuePolicy;
-import dev.sluice.core.spi.DefaultSelectorSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** The router-policy options shared by {@code demo} and {@code serve}, in Dynamo's words. */
 final class PolicyOptions {

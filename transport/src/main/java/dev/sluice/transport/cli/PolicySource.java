@@ -1,12 +1,12 @@
 package dev.sluice.transport.cli;
 
+import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.spi.RegistryException;
-import dev.sluice.core.spi.DefaultSelectorSettings;
 import dev.sluice.core.spi.RequestClassifierFactory;
-import dev.sluice.core.spi.RouterPluginRegistry;
+import dev.sluice.core.router.RouterPlugins;
 import dev.sluice.core.spi.WorkerSelectorFactory;
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,7 +70,7 @@ final class PolicySource {
                 text = bundled();
                 config = RouterPolicyLoader.parse(text, "demo-policy.yaml (bundled)");
             }
-            RouterPluginRegistry registry = PluginPath.registry(pluginPath);
+            RouterPlugins registry = PluginPath.registry(pluginPath);
             RequestClassifierFactory classifier = registry.resolveRequestClassifier(config.requestClassifier())
                 .orElse(null);
             WorkerSelectorFactory selector = registry.resolveWorkerSelector(config.workerSelection(), ROLE,

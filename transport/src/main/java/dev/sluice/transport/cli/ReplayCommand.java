@@ -1,11 +1,11 @@
 package dev.sluice.transport.cli;
 
-import dev.sluice.core.api.RequestClassifier;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.journal.JournalRecord;
 import dev.sluice.core.spi.RegistryException;
+import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.transport.demo.InProcessDemo;
 import dev.sluice.transport.demo.WhatIfFleet;
@@ -19,10 +19,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code sluice replay DIR --verify | --router-policy-config FILE}. */
 @Command(name = "replay", mixinStandardHelpOptions = true,

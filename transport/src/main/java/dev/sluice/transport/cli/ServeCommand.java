@@ -1,10 +1,10 @@
 package dev.sluice.transport.cli;
 
+import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.api.OverloadStatus;
 import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.RouterContext;
-import dev.sluice.core.spi.DefaultSelectorSettings;
 import dev.sluice.transport.frontend.EngineSetup;
 import dev.sluice.transport.frontend.Frontend;
 import dev.sluice.transport.frontend.FrontendSettings;
@@ -20,9 +20,9 @@ import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.agrona.concurrent.BusySpinIdleStrategy;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code sluice serve}: the OpenAI-compatible frontend with admission control, on the embedded simulated fleet or

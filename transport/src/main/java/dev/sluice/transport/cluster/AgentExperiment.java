@@ -1,12 +1,12 @@
 package dev.sluice.transport.cluster;
 
+import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
-import dev.sluice.core.spi.DefaultSelectorSettings;
-import dev.sluice.core.spi.DefaultWorkerSelector;
+import dev.sluice.core.select.DefaultWorkerSelector;
 import dev.sluice.core.spi.RegistryException;
-import dev.sluice.core.spi.RouterPluginRegistry;
+import dev.sluice.core.router.RouterPlugins;
 import dev.sluice.transport.sim.SimEngineContext;
 import java.io.IOException;
 import java.io.InputStream;
@@ -47,7 +47,7 @@ public final class AgentExperiment {
     /** The pass-through run, then the ThunderAgent run. */
     public static List<ClusterReport> run(Settings settings) throws ConfigException, RegistryException {
         RouterPolicyConfig policy = RouterPolicyLoader.parse(settings.policyText(), settings.policyName());
-        RouterPluginRegistry registry = RouterPluginRegistry.loadCatalogs(AgentExperiment.class.getClassLoader());
+        RouterPlugins registry = RouterPlugins.loadCatalogs(AgentExperiment.class.getClassLoader());
         List<SessionPlan> sessions = settings.agents().generate();
         ClusterReport passThrough = ClusterSimulation.run(context(settings).label("pass-through + kv")
             .selector(DefaultWorkerSelector.factory(DefaultSelectorSettings.DEFAULTS)), sessions);

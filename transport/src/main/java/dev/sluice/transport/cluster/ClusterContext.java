@@ -1,10 +1,10 @@
 package dev.sluice.transport.cluster;
 
+import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
-import dev.sluice.core.router.SchedulerObserver;
-import dev.sluice.core.spi.DefaultSelectorSettings;
-import dev.sluice.core.spi.DefaultWorkerSelector;
+import dev.sluice.core.host.SchedulerObserver;
+import dev.sluice.core.select.DefaultWorkerSelector;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.spi.WorkerSelectorFactory;
 import dev.sluice.transport.sim.SimEngineContext;

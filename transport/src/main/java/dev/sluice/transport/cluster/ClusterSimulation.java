@@ -1,8 +1,8 @@
 package dev.sluice.transport.cluster;
 
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.kv.BlockHasher;
-import dev.sluice.core.router.AdmissionRequest;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.router.RouterStatistics;

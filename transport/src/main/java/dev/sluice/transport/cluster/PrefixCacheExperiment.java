@@ -1,7 +1,7 @@
 package dev.sluice.transport.cluster;
 
-import dev.sluice.core.spi.DefaultSelectorSettings;
-import dev.sluice.core.spi.DefaultWorkerSelector;
+import dev.sluice.core.api.DefaultSelectorSettings;
+import dev.sluice.core.select.DefaultWorkerSelector;
 import dev.sluice.transport.frontend.RouterModes;
 import dev.sluice.transport.sim.SimEngineContext;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.spi.RegistryException;
 import dev.sluice.core.spi.RequestClassifierFactory;
-import dev.sluice.core.spi.RouterPluginRegistry;
+import dev.sluice.core.router.RouterPlugins;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
@@ -66,7 +66,7 @@ public record QualityPolicy(double busyThresholdFrac, long queueLimitPerWorker, 
         String name = queued ? "scheduling-quality (queued)" : "scheduling-quality (unqueued)";
         try {
             RouterPolicyConfig config = RouterPolicyLoader.parse(yaml(classes, queued), name);
-            RouterPluginRegistry registry = RouterPluginRegistry.loadCatalogs(QualityPolicy.class.getClassLoader());
+            RouterPlugins registry = RouterPlugins.loadCatalogs(QualityPolicy.class.getClassLoader());
             PolicyProfile profile = config.profileFor(ClusterSimulation.MODEL, OptionalDouble.empty(),
                 QueuePolicy.FCFS);
             return new Resolved(profile, registry.resolveRequestClassifier(config.requestClassifier()).orElse(null));

@@ -1,7 +1,7 @@
 package dev.sluice.transport.cluster;
 
 import dev.sluice.core.api.SessionContext;
-import dev.sluice.core.router.AdmissionRequest;
+import dev.sluice.core.host.AdmissionRequest;
 
 /**
  * One session being played: sends its turns one at a time, each after the previous answer plus the turn's gap,

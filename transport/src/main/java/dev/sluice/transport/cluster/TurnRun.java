@@ -2,7 +2,7 @@ package dev.sluice.transport.cluster;
 
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.WorkerWithDpRank;
-import dev.sluice.core.router.AdmissionListener;
+import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.transport.engine.EngineListener;
 import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineStream;

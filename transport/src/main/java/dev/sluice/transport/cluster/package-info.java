@@ -19,7 +19,7 @@
  * Experiments on it: {@link dev.sluice.transport.cluster.PrefixCacheExperiment} (issue 4),
  * {@link dev.sluice.transport.cluster.AgentExperiment} (issue 6) and
  * {@link dev.sluice.transport.cluster.SchedulingQualityExperiment} (issue 8: DRR shares, deadline misses, goodput under
- * a ramp; it reads the router's decisions through a {@link dev.sluice.core.router.SchedulerObserver}).
+ * a ramp; it reads the router's decisions through a {@link dev.sluice.core.host.SchedulerObserver}).
  *
  * Everything runs on the thread that calls {@link dev.sluice.transport.cluster.ClusterSimulation#run}.
  */

@@ -1,7 +1,7 @@
 package dev.sluice.transport.demo;
 
 import dev.sluice.core.api.SessionContext;
-import dev.sluice.core.router.AdmissionRequest;
+import dev.sluice.core.host.AdmissionRequest;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

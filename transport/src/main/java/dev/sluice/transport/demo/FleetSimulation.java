@@ -3,7 +3,7 @@ package dev.sluice.transport.demo;
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyProfile;
-import dev.sluice.core.router.AdmissionListener;
+import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.router.ModelRouter;
 import java.util.List;
 import java.util.OptionalLong;

@@ -3,7 +3,7 @@ package dev.sluice.transport.demo;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.config.RouterPolicyConfig;
-import dev.sluice.core.router.AdmissionRequest;
+import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.RequestClassifierFactory;

@@ -1,8 +1,8 @@
 package dev.sluice.transport.frontend;
 
+import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.kv.BlockHasher;
 import dev.sluice.core.kv.Tokenizer;
-import dev.sluice.core.router.AdmissionRequest;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.engine.EngineQueue;

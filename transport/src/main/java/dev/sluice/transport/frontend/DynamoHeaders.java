@@ -1,7 +1,7 @@
 package dev.sluice.transport.frontend;
 
 import dev.sluice.core.api.SessionContext;
-import dev.sluice.core.router.AdmissionRequest;
+import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.transport.openai.OpenAiException;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;

@@ -2,15 +2,15 @@ package dev.sluice.transport.frontend;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.core.kv.WordTokenizer;
+import dev.sluice.core.host.CompositeObserver;
+import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.journal.JournalHeader;
 import dev.sluice.core.journal.JournalWriter;
-import dev.sluice.core.router.CompositeObserver;
+import dev.sluice.core.kv.WordTokenizer;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.router.RouterStatistics;
-import dev.sluice.core.router.SchedulerObserver;
 import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.metrics.PrometheusText;
 import dev.sluice.transport.metrics.RouterMetrics;

@@ -33,7 +33,7 @@ public enum RouterModes {
                 private int next;
 
                 @Override
-                public int select(dev.sluice.core.spi.SelectionInputs inputs) {
+                public int select(dev.sluice.core.api.SelectionInputs inputs) {
                     int target = inputs.indexOf(inputs.softTarget());
                     return target >= 0 ? target : Math.floorMod(next++, inputs.candidateCount());
                 }

@@ -110,7 +110,7 @@ public final class TimelinePrinter {
             + ms(e.retryAfterNanos()) : "");
     }
 
-    private static String stage(dev.sluice.core.router.RequestView.Stage stage) {
+    private static String stage(dev.sluice.core.host.RequestView.Stage stage) {
         return stage.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
     }
 

@@ -4,17 +4,17 @@ import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyClassSpec;
 import dev.sluice.core.config.PolicyProfile;
+import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.host.RequestView;
+import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.journal.JournalWriter;
-import dev.sluice.core.router.AdmissionRequest;
-import dev.sluice.core.router.RequestView;
 import dev.sluice.core.router.RouterStatistics;
-import dev.sluice.core.router.SchedulerObserver;
 import java.util.OptionalLong;
-import org.HdrHistogram.Histogram;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Supplier;
+import org.HdrHistogram.Histogram;
 
 /**
  * One model router's metrics, kept by observing its scheduler: outcomes by reason and status, queue depth and

@@ -1,8 +1,8 @@
 package dev.sluice.transport.replay;
 
 import dev.sluice.core.api.SessionContext;
+import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.journal.JournalRecord;
-import dev.sluice.core.router.AdmissionRequest;
 
 /** Rebuilds submitted requests from their recorded arrival fields. Stateless. */
 final class Arrivals {

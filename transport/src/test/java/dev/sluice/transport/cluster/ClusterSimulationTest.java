@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.config.RouterPolicyLoader;
-import dev.sluice.core.spi.RouterPluginRegistry;
+import dev.sluice.core.router.RouterPlugins;
 import dev.sluice.transport.sim.SimEngineContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,7 +95,7 @@ class ClusterSimulationTest {
 
     @Test
     void shouldEndEveryTurnExactlyOnceUnderThunderAgent() throws Exception {
-        RouterPluginRegistry registry = RouterPluginRegistry.loadCatalogs(getClass().getClassLoader());
+        RouterPlugins registry = RouterPlugins.loadCatalogs(getClass().getClassLoader());
         var policy = RouterPolicyLoader.parse(AgentExperiment.bundledPolicy(), "thunderagent.yaml");
         ClusterReport report = ClusterSimulation.run(smallFleet("thunderagent").drainLimitNs(60 * SECOND)
             .classifier(registry.resolveRequestClassifier(policy.requestClassifier()).orElseThrow())

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyRequest;
-import dev.sluice.core.api.RequestClassifier;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.transport.sim.SimEngineContext;
 import dev.sluice.transport.testing.RawHttp;
 import java.nio.charset.StandardCharsets;

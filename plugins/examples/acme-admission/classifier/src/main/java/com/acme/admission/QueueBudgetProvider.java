@@ -1,9 +1,9 @@
 package com.acme.admission;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.sluice.core.api.RequestClassifierParameters;
 import dev.sluice.core.spi.ProviderException;
 import dev.sluice.core.spi.RequestClassifierFactory;
-import dev.sluice.core.spi.RequestClassifierParameters;
 import dev.sluice.core.spi.RequestClassifierProvider;
 import java.time.Duration;
 

@@ -1,0 +1,38 @@
+package dev.sluice.core.host;
+
+import dev.sluice.core.api.AdmissionError;
+import dev.sluice.core.api.WorkerWithDpRank;
+
+/**
+ * Receives the admission outcome of one submitted request: exactly one of {@link #onDispatched} or
+ * {@link #onRejected}. A request cancelled before dispatch gets {@code onRejected} with a cancelled error.
+ *
+ * <p>Called on the router's scheduler thread (or, for a full ingress ring, on the submitting thread): hand the
+ * outcome over (complete a future, unpark a thread) and return; never block.
+ */
+public interface AdmissionListener {
+    /**
+     * The request left the queue and is booked on {@code worker}: send it there now, then report its lifecycle
+     * (the router's {@code responding}, {@code completed}, {@code aborted}).
+     */
+    void onDispatched(long lifecycleId, WorkerWithDpRank worker);
+
+    /** The request will not be served: answer {@code error}'s status and public message. */
+    void onRejected(long lifecycleId, AdmissionError error);
+
+    /** Convenience for lambdas: {@code AdmissionListener.of((id, w) -> ..., (id, e) -> ...)}. */
+    static AdmissionListener of(java.util.function.ObjLongConsumer<WorkerWithDpRank> dispatched,
+                                java.util.function.ObjLongConsumer<AdmissionError> rejected) {
+        return new AdmissionListener() {
+            @Override
+            public void onDispatched(long lifecycleId, WorkerWithDpRank worker) {
+                dispatched.accept(worker, lifecycleId);
+            }
+
+            @Override
+            public void onRejected(long lifecycleId, AdmissionError error) {
+                rejected.accept(error, lifecycleId);
+            }
+        };
+    }
+}

@@ -1,0 +1,123 @@
+package dev.sluice.core.scheduler;
+
+import dev.sluice.core.api.Classification;
+import dev.sluice.core.api.ClassifyEvent;
+import dev.sluice.core.api.ClassifyRequest;
+import dev.sluice.core.spi.RequestClassifier;
+import java.lang.reflect.Method;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the model's classifier on the scheduler thread and contains its failures: an exception from
+ * {@code classify} becomes that request's failure; one from {@code onEvent} is counted and logged, and delivery
+ * goes on. A classifier that keeps the default {@code classify} is not called (the default admits unchanged), and
+ * events are built only if it overrides {@code onEvent}: a pass-through router allocates nothing per request.
+ * With a {@link PluginCallGuard}, a call that blocks past the classification timeout is interrupted by the watchdog:
+ * {@code classify} then answers {@link TimedOut}, and an interrupted {@code onEvent} counts as a failed delivery.
+ * Owned by the scheduler thread; not thread-safe.
+ */
+public final class ClassifierHost {
+    private static final Logger LOG = LoggerFactory.getLogger(ClassifierHost.class);
+
+    private final RequestClassifier classifier;
+    private final boolean passThrough;
+    private final boolean observesEvents;
+    private final PluginCallGuard guard;
+    long classifyFailures;
+    long eventFailures;
+
+    public ClassifierHost(RequestClassifier classifier) {
+        this(classifier, null);
+    }
+
+    /** {@code guard} is {@code null} when plugin calls are not timed. */
+    public ClassifierHost(RequestClassifier classifier, PluginCallGuard guard) {
+        this.classifier = classifier;
+        this.guard = guard;
+        this.passThrough = !overrides(classifier, "classify", dev.sluice.core.api.ClassifyRequest.class);
+        this.observesEvents = overrides(classifier, "onEvent", ClassifyEvent.class);
+    }
+
+    RequestClassifier classifier() {
+        return classifier;
+    }
+
+    /** True when the classifier keeps the default {@code classify}: every request is admitted unchanged. */
+    boolean passThrough() {
+        return passThrough;
+    }
+
+    /** True when lifecycle events must be built and delivered. */
+    boolean observesEvents() {
+        return observesEvents;
+    }
+
+    /**
+     * Calls {@code classify}: the decision, a thrown exception as {@link Failure}, or {@link TimedOut} when the
+     * guard cut the call (whatever it then returned or threw).
+     */
+    Object classify(ClassifyRequest request) {
+        if (guard != null) {
+            guard.begin(System.nanoTime());
+        }
+        Object outcome;
+        try {
+            outcome = classifier.classify(request);
+        } catch (Throwable t) {
+            outcome = new Failure(t);
+        }
+        if (guard != null && guard.end()) {
+            return TimedOut.INSTANCE;
+        }
+        if (outcome instanceof Failure) {
+            classifyFailures++;
+        }
+        return outcome;
+    }
+
+    /** Delivers one event; a failing (or cut) callback is logged and counted, never propagated. */
+    void deliver(ClassifyEvent event) {
+        if (guard != null) {
+            guard.begin(System.nanoTime());
+        }
+        Throwable failure = null;
+        try {
+            classifier.onEvent(event);
+        } catch (Throwable t) {
+            failure = t;
+        }
+        if (guard != null && guard.end() && failure == null) {
+            failure = new InterruptedException("onEvent ran past the classification timeout of "
+                + guard.timeoutNs() / 1_000_000 + " ms and was interrupted");
+        }
+        if (failure != null) {
+            eventFailures++;
+            LOG.error("Request classifier failed while processing a lifecycle event {} of request {}",
+                event.getClass().getSimpleName(), event.requestId(), failure);
+        }
+    }
+
+    /** Calls cut by the classification timeout so far. */
+    long cutCalls() {
+        return guard == null ? 0 : guard.cuts();
+    }
+
+    /** A {@code classify} call that threw. */
+    record Failure(Throwable cause) {
+    }
+
+    /** A {@code classify} call cut by the classification timeout. */
+    enum TimedOut {
+        INSTANCE
+    }
+
+    private static boolean overrides(RequestClassifier classifier, String name, Class<?> parameter) {
+        try {
+            Method method = classifier.getClass().getMethod(name, parameter);
+            return method.getDeclaringClass() != RequestClassifier.class;
+        } catch (NoSuchMethodException e) {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.sluice.core.scheduler;
+
+import dev.sluice.core.api.AdmissionError;
+import dev.sluice.core.host.AdmissionListener;
+import dev.sluice.core.host.AdmissionRequest;
+import java.util.ArrayList;
+import java.util.List;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.collections.Object2ObjectHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The live lifecycles of one model router, by lifecycle id and by request id, and the pool of records they reuse.
+ * One live lifecycle per request id; the id is free again once the terminal event has been delivered. Also the
+ * one place that calls the submitter's {@link AdmissionListener}, containing its failures.
+ *
+ * <p>Owned by the scheduler thread; not thread-safe.
+ */
+final class LifecycleTable {
+    private static final Logger LOG = LoggerFactory.getLogger(LifecycleTable.class);
+
+    private final Long2ObjectHashMap<LiveRequest> byLifecycle = new Long2ObjectHashMap<>();
+    private final Object2ObjectHashMap<String, LiveRequest> byRequestId = new Object2ObjectHashMap<>();
+    private final RouterSignals signals;
+    private final RouterStats stats;
+    private final int maxLive;
+    private LiveRequest[] free = new LiveRequest[64];
+    private int freeCount;
+
+    LifecycleTable(RouterSignals signals, RouterStats stats, int maxLive) {
+        this.signals = signals;
+        this.stats = stats;
+        this.maxLive = maxLive;
+    }
+
+    /** True when a lifecycle with this request id is live. */
+    boolean isLive(String requestId) {
+        return byRequestId.containsKey(requestId);
+    }
+
+    /** True when another lifecycle would exceed the live limit. */
+    boolean isFull() {
+        return byLifecycle.size() >= maxLive;
+    }
+
+    int size() {
+        return byLifecycle.size();
+    }
+
+    /** Starts a lifecycle; the caller has checked {@link #isLive} and {@link #isFull}. */
+    LiveRequest register(long lifecycleId, AdmissionRequest request, long ingressAt, AdmissionListener listener) {
+        LiveRequest record = freeCount > 0 ? free[--freeCount] : new LiveRequest(signals);
+        free[freeCount] = null;
+        record.begin(lifecycleId, request, ingressAt, listener);
+        byLifecycle.put(lifecycleId, record);
+        byRequestId.put(record.requestId(), record);
+        return record;
+    }
+
+    /** The live lifecycle, or {@code null} when it ended (or never existed). */
+    LiveRequest get(long lifecycleId) {
+        return byLifecycle.get(lifecycleId);
+    }
+
+    /** Ends the lifecycle's registration; the request id may be used again. */
+    void remove(LiveRequest record) {
+        byLifecycle.remove(record.lifecycleId);
+        byRequestId.remove(record.requestId());
+    }
+
+    /** Returns a terminated record to the pool. */
+    void recycle(LiveRequest record) {
+        record.clear();
+        if (freeCount == free.length) {
+            free = java.util.Arrays.copyOf(free, free.length * 2);
+        }
+        free[freeCount++] = record;
+    }
+
+    /** Every live record (for shutdown). */
+    List<LiveRequest> snapshot() {
+        return new ArrayList<>(byLifecycle.values());
+    }
+
+    /** Tells the submitter where to send the request; false if its listener failed. */
+    boolean notifyDispatched(LiveRequest record, WorkerState worker) {
+        AdmissionListener listener = record.listener;
+        try {
+            listener.onDispatched(record.lifecycleId, worker.id);
+            return true;
+        } catch (RuntimeException e) {
+            stats.listenerFailures++;
+            LOG.error("Admission listener failed on dispatch of {}; aborting it", record, e);
+            return false;
+        }
+    }
+
+    /** Answers the submitter with a rejection, once; later calls for the same lifecycle do nothing. */
+    void notifyRejected(LiveRequest record, AdmissionError error) {
+        AdmissionListener listener = record.listener;
+        if (listener == null) {
+            return;
+        }
+        record.listener = null;
+        try {
+            listener.onRejected(record.lifecycleId, error);
+        } catch (RuntimeException e) {
+            stats.listenerFailures++;
+            LOG.error("Admission listener failed on rejection of {}", record, e);
+        }
+    }
+
+    /** The detail behind a sanitized classifier failure goes to the operator's log only. */
+    void logSanitized(LiveRequest record, AdmissionError error) {
+        LOG.warn("request classifier failure sanitized from response: {}: {}", record, error.diagnostic(),
+            error.getCause());
+    }
+}

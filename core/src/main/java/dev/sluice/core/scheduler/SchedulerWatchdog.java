@@ -1,0 +1,103 @@
+package dev.sluice.core.scheduler;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.NanoClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches one router's scheduler for duty cycles that run too long, which means a plugin (or an observer) blocks
+ * the scheduler thread: every admission and event of that model waits meanwhile. The scheduler stamps the start of
+ * each cycle; a daemon thread samples the stamp and, for each cycle past the threshold, counts one overrun and logs
+ * the scheduler thread's stack once, which names the blocking call. With a {@link PluginCallGuard} (a
+ * classification timeout) it also interrupts a plugin call that has blocked the scheduler past the timeout.
+ *
+ * <p>{@link #cycleStarted}/{@link #cycleEnded} on the scheduler thread; the rest on the watchdog's thread.
+ */
+public final class SchedulerWatchdog implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerWatchdog.class);
+
+    private final NanoClock clock;
+    private final long thresholdNs;
+    private final PluginCallGuard guard;
+    private final AtomicLong overruns = new AtomicLong();
+    private final Thread thread;
+    private volatile long cycleStart;
+    private volatile Thread scheduler;
+    private volatile boolean closed;
+    private long reportedCycle;
+
+    /**
+     * @param thresholdNs overruns are counted past this; 0 counts none.
+     * @param guard       the plugin-call guard to enforce, or {@code null}.
+     */
+    public SchedulerWatchdog(String name, long thresholdNs, PluginCallGuard guard) {
+        if (thresholdNs <= 0 && guard == null) {
+            throw new IllegalArgumentException("a watchdog needs a threshold or a plugin-call guard");
+        }
+        this.clock = System::nanoTime;
+        this.thresholdNs = thresholdNs;
+        this.guard = guard;
+        this.thread = new Thread(this::watch, name + "-watchdog");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Scheduler thread: a duty cycle starts now (real time: the watchdog judges wall-clock stalls). */
+    void cycleStarted() {
+        if (scheduler == null) {
+            scheduler = Thread.currentThread();
+        }
+        cycleStart = clock.nanoTime();
+    }
+
+    /** Scheduler thread: the duty cycle ended. */
+    void cycleEnded() {
+        cycleStart = 0;
+    }
+
+    /** Duty cycles that ran past the threshold so far. */
+    long overruns() {
+        return overruns.get();
+    }
+
+    private void watch() {
+        long shortest = guard == null ? thresholdNs
+            : thresholdNs <= 0 ? guard.timeoutNs() : Math.min(thresholdNs, guard.timeoutNs());
+        long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), shortest / 4);
+        while (!closed) {
+            LockSupport.parkNanos(this, period);
+            long now = clock.nanoTime();
+            if (guard != null) {
+                guard.cutIfOverdue(now);
+            }
+            long start = cycleStart;
+            if (thresholdNs > 0 && start != 0 && start != reportedCycle && now - start > thresholdNs) {
+                reportedCycle = start;
+                overruns.incrementAndGet();
+                report();
+            }
+        }
+    }
+
+    private void report() {
+        Thread stuck = scheduler;
+        StringBuilder stack = new StringBuilder();
+        if (stuck != null) {
+            for (StackTraceElement frame : stuck.getStackTrace()) {
+                stack.append("\n\tat ").append(frame);
+            }
+        }
+        LOG.warn("scheduler {} has been in one duty cycle for over {} ms (overrun {}); a plugin or observer is "
+            + "blocking it, and admissions of this model wait meanwhile:{}", stuck == null ? "?" : stuck.getName(),
+            TimeUnit.NANOSECONDS.toMillis(thresholdNs), overruns.get(), stack);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        LockSupport.unpark(thread);
+    }
+}

@@ -1,0 +1,224 @@
+package dev.sluice.core.scheduler;
+
+import dev.sluice.core.api.RequestClassifierWorker;
+import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.config.PolicyClassSpec;
+import dev.sluice.core.kv.KvEvent;
+import dev.sluice.core.queue.DispatchGate;
+import dev.sluice.core.select.ActiveSequences;
+import dev.sluice.core.select.KvIndex;
+import dev.sluice.core.select.OverlapScores;
+import dev.sluice.core.select.SelectionCandidates;
+import dev.sluice.core.spi.WorkerSelector;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.agrona.collections.Object2ObjectHashMap;
+
+/**
+ * The registered worker ranks of one model router and everything placement needs: which prefixes each holds (the
+ * KV index, fed by engines' events), the router's own load estimate (prefill tokens until the first response item,
+ * blocks until the end), busy gating for the queues, and the worker selector. Eligible candidates are the
+ * registered ranks (or the hard pin) that are not busy for the request's class; when all are busy (an exact lane,
+ * or a class without queueing) all eligible ranks are offered.
+ *
+ * <p>Owned by the scheduler thread; not thread-safe, except {@link #snapshot()}.
+ */
+public final class WorkerTable implements DispatchGate {
+    private final Object2ObjectHashMap<WorkerWithDpRank, WorkerState> byId = new Object2ObjectHashMap<>();
+    private final int blockSize;
+    private final KvIndex index = new KvIndex();
+    private final ActiveSequences active = new ActiveSequences();
+    private final OverlapScores scores = new OverlapScores();
+    private final SelectionCandidates candidates = new SelectionCandidates();
+    private final WorkerSelector selector;
+    private WorkerState[] ordered = new WorkerState[0];
+    private volatile List<RequestClassifierWorker> snapshot = List.of();
+    /** Bumped by every change that can move a cache estimate: a join, a leave, a KV event. */
+    private long version;
+
+    public WorkerTable(int blockSize, WorkerSelector selector) {
+        this.blockSize = blockSize;
+        this.selector = selector;
+    }
+
+    /** Registers (or updates the settings of) a worker rank. */
+    void join(WorkerWithDpRank id, long maxNumBatchedTokens, OptionalLong totalKvBlocks) {
+        WorkerState known = byId.get(id);
+        if (known != null) {
+            known.maxNumBatchedTokens = maxNumBatchedTokens;
+            known.totalKvBlocks = totalKvBlocks;
+        } else {
+            byId.put(id, new WorkerState(id, maxNumBatchedTokens, totalKvBlocks));
+        }
+        version++;
+        rebuild();
+    }
+
+    /** Deregisters a worker rank and forgets its cache and load; returns false if unknown. */
+    boolean leave(WorkerWithDpRank id) {
+        if (byId.remove(id) == null) {
+            return false;
+        }
+        index.removeWorker(id);
+        active.removeWorker(id);
+        version++;
+        rebuild();
+        return true;
+    }
+
+    /** An engine's KV event; events of unregistered ranks are kept (a rank may publish before it registers). */
+    void apply(KvEvent event) {
+        index.apply(event);
+        version++;
+    }
+
+    int count() {
+        return ordered.length;
+    }
+
+    long droppedKvEvents() {
+        return index.droppedEvents();
+    }
+
+    /** The classifier context's view: an immutable list, safe to read from any thread. */
+    public List<RequestClassifierWorker> snapshot() {
+        return snapshot;
+    }
+
+    /**
+     * Best cached prefix of the request over its eligible ranks, in tokens, at most its input. The request's prompt
+     * and pin are fixed while it lives, so the estimate is kept on the request and only recomputed after the table
+     * changed: classification and the enqueue that follows in the same turn share one index lookup.
+     */
+    long cachedTokens(LiveRequest request) {
+        if (request.cachedEstimateVersion != version) {
+            request.cachedEstimate = estimateCached(request);
+            request.cachedEstimateVersion = version;
+        }
+        return request.cachedEstimate;
+    }
+
+    private long estimateCached(LiveRequest request) {
+        long[] local = request.localBlockHashes();
+        if (local.length == 0 || ordered.length == 0) {
+            return 0;
+        }
+        index.findMatches(local, scores);
+        WorkerWithDpRank pin = request.pinnedWorker();
+        long blocks = pin != null ? scores.blocks(pin) : bestRegistered();
+        return Math.min(request.inputTokens(), blocks * blockSize);
+    }
+
+    private int bestRegistered() {
+        int best = 0;
+        for (int i = 0; i < scores.matchedWorkers(); i++) {
+            if (byId.containsKey(scores.matchedWorker(i))) {
+                best = Math.max(best, scores.matchedBlocks(i));
+            }
+        }
+        return best;
+    }
+
+    @Override
+    public boolean sharedDispatchable(PolicyClassSpec spec) {
+        if (ordered.length == 0 || !spec.queueingEnabled()) {
+            return true;
+        }
+        for (WorkerState worker : ordered) {
+            if (!busy(spec, worker)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public boolean workerDispatchable(PolicyClassSpec spec, WorkerWithDpRank id) {
+        WorkerState worker = byId.get(id);
+        return worker != null && !busy(spec, worker);
+    }
+
+    private boolean busy(PolicyClassSpec spec, WorkerState worker) {
+        return spec.isBusy(active.activePrefillTokens(worker.id), worker.maxNumBatchedTokens);
+    }
+
+    /**
+     * Chooses the rank for a dispatched request with the selector, or {@code null} when none is eligible. A
+     * selector exception propagates to the caller, which fails that request only.
+     */
+    WorkerState select(LiveRequest request, PolicyClassSpec spec) {
+        WorkerWithDpRank pin = request.pinnedWorker();
+        long[] local = request.localBlockHashes();
+        if (local.length > 0) {
+            index.findMatches(local, scores);
+        }
+        int blocks = local.length;
+        candidates.reset(request.inputTokens(), blocks, request.workerSelectionTarget(), pin);
+        boolean skipBusy = spec.queueingEnabled() && anyFree(spec, pin);
+        for (WorkerState worker : ordered) {
+            if ((pin != null && !pin.equals(worker.id)) || (skipBusy && busy(spec, worker))) {
+                continue;
+            }
+            int overlap = blocks == 0 ? 0 : scores.blocks(worker.id);
+            candidates.add(worker.id, overlap, active.newBlocks(worker.id, request.sequenceBlockHashes(), blocks))
+                .load(active.activePrefillTokens(worker.id), active.activeBlocks(worker.id))
+                .capacity(worker.totalKvBlocks.orElse(-1), worker.maxNumBatchedTokens);
+        }
+        if (candidates.candidateCount() == 0) {
+            return null;
+        }
+        int chosen = selector.select(candidates);
+        if (chosen == WorkerSelector.NONE) {
+            return null;
+        }
+        if (chosen < 0 || chosen >= candidates.candidateCount()) {
+            throw new IllegalStateException("worker selector returned candidate " + chosen + " of "
+                + candidates.candidateCount());
+        }
+        request.dispatchOverlapBlocks = candidates.overlapBlocks(chosen);
+        return byId.get(candidates.worker(chosen));
+    }
+
+    private boolean anyFree(PolicyClassSpec spec, WorkerWithDpRank pin) {
+        for (WorkerState worker : ordered) {
+            if ((pin == null || pin.equals(worker.id)) && !busy(spec, worker)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Books a dispatched request: its uncached prompt tokens as prefill load and its blocks on the worker. */
+    void book(LiveRequest request, WorkerState worker) {
+        request.bookedWorker = worker;
+        request.lastWorker = worker.id;
+        long prefill = Math.max(0, request.inputTokens() - (long) request.dispatchOverlapBlocks * blockSize);
+        long[] sequence = request.sequenceBlockHashes();
+        active.add(request.lifecycleId, worker.id, sequence, sequence.length, prefill);
+    }
+
+    /** The first response item arrived: the request's prefill leaves the estimate. */
+    void prefillDone(LiveRequest request) {
+        active.prefillCompleted(request.lifecycleId);
+    }
+
+    /** Releases whatever the request still holds; idempotent. */
+    void release(LiveRequest request) {
+        if (request.bookedWorker != null) {
+            active.free(request.lifecycleId);
+            request.bookedWorker = null;
+        }
+    }
+
+    private void rebuild() {
+        List<WorkerState> workers = new ArrayList<>(byId.values());
+        workers.sort((a, b) -> a.id.compareTo(b.id));
+        ordered = workers.toArray(new WorkerState[0]);
+        List<RequestClassifierWorker> view = new ArrayList<>(ordered.length);
+        for (WorkerState worker : ordered) {
+            view.add(new RequestClassifierWorker(worker.id, worker.totalKvBlocks));
+        }
+        snapshot = List.copyOf(view);
+    }
+}

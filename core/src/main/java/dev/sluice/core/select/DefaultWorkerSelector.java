@@ -1,0 +1,124 @@
+package dev.sluice.core.select;
+
+import dev.sluice.core.api.DefaultSelectorSettings;
+import dev.sluice.core.api.SelectionInputs;
+import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.spi.RouterPluginRegistry;
+import dev.sluice.core.spi.WorkerSelector;
+import dev.sluice.core.spi.WorkerSelectorFactory;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+
+/**
+ * The built-in selector (type {@code default}), Dynamo's classic KV-router cost (dynamo-mocker.md §7.4). Per
+ * candidate, lower is better:
+ * <pre>
+ *   potential_prefill_tokens = active_prefill_tokens + max(0, isl - overlap_blocks * block_size)
+ *   prefill_blocks           = potential_prefill_tokens / block_size      (floating point)
+ *   decode_blocks            = active_decode_blocks + new_blocks
+ *   cost                     = overlap_score_weight * prefill_blocks + decode_blocks
+ * </pre>
+ * A hard pin selects the pinned candidate (or none). A soft target that is a candidate is chosen outright.
+ * Otherwise, at {@code router_temperature} 0 the cheapest candidate wins and ties go to the lower worker id, then
+ * the lower rank: deterministic, where Dynamo breaks ties uniformly at random, so that placements are reproducible.
+ * Above 0 a candidate is drawn with {@code p ∝ exp(-(c - c_min) / ((c_max - c_min) * T))} from the context's random
+ * generator (uniform when all costs are equal).
+ *
+ * <p>Owned by the scheduler thread; not thread-safe. Allocates nothing once its cost buffer has grown to the largest
+ * candidate count.
+ */
+public final class DefaultWorkerSelector implements WorkerSelector {
+    /** The reserved type name of the built-in selector. */
+    public static final String TYPE = RouterPluginRegistry.DEFAULT_TYPE;
+
+    private final int blockSize;
+    private final double overlapScoreWeight;
+    private final double temperature;
+    private final RandomGenerator random;
+    private double[] costs = new double[16];
+
+    public DefaultWorkerSelector(int blockSize, DefaultSelectorSettings settings, RandomGenerator random) {
+        if (blockSize <= 0) {
+            throw new IllegalArgumentException("blockSize must be > 0, was " + blockSize);
+        }
+        this.blockSize = blockSize;
+        this.overlapScoreWeight = settings.overlapScoreWeight();
+        this.temperature = settings.routerTemperature();
+        this.random = Objects.requireNonNull(random, "random");
+    }
+
+    /** A factory building default selectors with {@code settings} and each router's block size and random source. */
+    public static WorkerSelectorFactory factory(DefaultSelectorSettings settings) {
+        Objects.requireNonNull(settings, "settings");
+        return context -> new DefaultWorkerSelector(context.blockSize(), settings, context.random());
+    }
+
+    /** The cost of placing the request on {@code candidate}; lower is better. */
+    public double cost(SelectionInputs inputs, int candidate) {
+        long uncachedTokens = Math.max(0L, inputs.inputTokens() - (long) inputs.overlapBlocks(candidate) * blockSize);
+        double prefillBlocks = (double) (inputs.activePrefillTokens(candidate) + uncachedTokens) / blockSize;
+        double decodeBlocks = inputs.activeDecodeBlocks(candidate) + inputs.newBlocks(candidate);
+        return overlapScoreWeight * prefillBlocks + decodeBlocks;
+    }
+
+    @Override
+    public int select(SelectionInputs inputs) {
+        int count = inputs.candidateCount();
+        if (count == 0) {
+            return NONE;
+        }
+        if (inputs.pinnedWorker() != null) {
+            return inputs.indexOf(inputs.pinnedWorker());
+        }
+        int target = inputs.indexOf(inputs.softTarget());
+        if (target >= 0) {
+            return target;
+        }
+        if (costs.length < count) {
+            costs = new double[Math.max(count, costs.length * 2)];
+        }
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        int best = 0;
+        for (int i = 0; i < count; i++) {
+            double cost = cost(inputs, i);
+            costs[i] = cost;
+            if (cost < min || (cost == min && before(inputs.worker(i), inputs.worker(best)))) {
+                min = cost;
+                best = i;
+            }
+            max = Math.max(max, cost);
+        }
+        if (temperature == 0.0 || count == 1) {
+            return best;
+        }
+        return sample(count, min, max);
+    }
+
+    private int sample(int count, double min, double max) {
+        if (max == min) {
+            // All equal: the softmax is uniform.
+            return random.nextInt(count);
+        }
+        double scale = (max - min) * temperature;
+        double sum = 0;
+        for (int i = 0; i < count; i++) {
+            double weight = Math.exp(-(costs[i] - min) / scale);
+            costs[i] = weight;
+            sum += weight;
+        }
+        double draw = random.nextDouble() * sum;
+        for (int i = 0; i < count; i++) {
+            draw -= costs[i];
+            if (draw < 0) {
+                return i;
+            }
+        }
+        // Rounding left a sliver past the last weight; the last candidate owns it.
+        return count - 1;
+    }
+
+    private static boolean before(WorkerWithDpRank a, WorkerWithDpRank b) {
+        return a.workerId() < b.workerId() || (a.workerId() == b.workerId() && a.dpRank() < b.dpRank());
+    }
+}

@@ -1,0 +1,144 @@
+package dev.sluice.core.select;
+
+import dev.sluice.core.api.SelectionInputs;
+import dev.sluice.core.api.WorkerWithDpRank;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The reusable {@link SelectionInputs} the router fills for each selection: {@link #reset} with the request, then
+ * one {@link #add} per eligible worker in worker order, each optionally followed by {@link #load} and
+ * {@link #capacity}. Arrays grow to the largest candidate count seen and are then reused, so a warm instance
+ * allocates nothing. Plugin tests can use it to feed a selector.
+ *
+ * <p>Owned by the scheduler thread; not thread-safe.
+ */
+public final class SelectionCandidates implements SelectionInputs {
+    private long inputTokens;
+    private int requestBlocks;
+    private WorkerWithDpRank softTarget;
+    private WorkerWithDpRank pinnedWorker;
+    private int count;
+    private WorkerWithDpRank[] workers = new WorkerWithDpRank[16];
+    private int[] overlapBlocks = new int[16];
+    private int[] newBlocks = new int[16];
+    private long[] activePrefillTokens = new long[16];
+    private long[] activeDecodeBlocks = new long[16];
+    private long[] totalKvBlocks = new long[16];
+    private long[] maxNumBatchedTokens = new long[16];
+
+    /** Starts a new selection: no candidates, the given request. Targets may be {@code null}. */
+    public SelectionCandidates reset(long inputTokens, int requestBlocks, WorkerWithDpRank softTarget,
+                                     WorkerWithDpRank pinnedWorker) {
+        for (int i = 0; i < count; i++) {
+            workers[i] = null;
+        }
+        this.inputTokens = inputTokens;
+        this.requestBlocks = requestBlocks;
+        this.softTarget = softTarget;
+        this.pinnedWorker = pinnedWorker;
+        count = 0;
+        return this;
+    }
+
+    /** Adds a candidate with no booked load and unknown capacity; {@link #load} and {@link #capacity} amend it. */
+    public SelectionCandidates add(WorkerWithDpRank worker, int overlapBlocks, int newBlocks) {
+        Objects.requireNonNull(worker, "worker");
+        if (count == workers.length) {
+            grow(count * 2);
+        }
+        workers[count] = worker;
+        this.overlapBlocks[count] = overlapBlocks;
+        this.newBlocks[count] = newBlocks;
+        activePrefillTokens[count] = 0;
+        activeDecodeBlocks[count] = 0;
+        totalKvBlocks[count] = -1;
+        maxNumBatchedTokens[count] = -1;
+        count++;
+        return this;
+    }
+
+    /** Sets the router-booked load of the last added candidate. */
+    public SelectionCandidates load(long activePrefillTokens, long activeDecodeBlocks) {
+        this.activePrefillTokens[count - 1] = activePrefillTokens;
+        this.activeDecodeBlocks[count - 1] = activeDecodeBlocks;
+        return this;
+    }
+
+    /** Sets the advertised capacity of the last added candidate ({@code -1} = unpublished). */
+    public SelectionCandidates capacity(long totalKvBlocks, long maxNumBatchedTokens) {
+        this.totalKvBlocks[count - 1] = totalKvBlocks;
+        this.maxNumBatchedTokens[count - 1] = maxNumBatchedTokens;
+        return this;
+    }
+
+    private void grow(int capacity) {
+        workers = Arrays.copyOf(workers, capacity);
+        overlapBlocks = Arrays.copyOf(overlapBlocks, capacity);
+        newBlocks = Arrays.copyOf(newBlocks, capacity);
+        activePrefillTokens = Arrays.copyOf(activePrefillTokens, capacity);
+        activeDecodeBlocks = Arrays.copyOf(activeDecodeBlocks, capacity);
+        totalKvBlocks = Arrays.copyOf(totalKvBlocks, capacity);
+        maxNumBatchedTokens = Arrays.copyOf(maxNumBatchedTokens, capacity);
+    }
+
+    @Override
+    public long inputTokens() {
+        return inputTokens;
+    }
+
+    @Override
+    public int requestBlocks() {
+        return requestBlocks;
+    }
+
+    @Override
+    public WorkerWithDpRank softTarget() {
+        return softTarget;
+    }
+
+    @Override
+    public WorkerWithDpRank pinnedWorker() {
+        return pinnedWorker;
+    }
+
+    @Override
+    public int candidateCount() {
+        return count;
+    }
+
+    @Override
+    public WorkerWithDpRank worker(int candidate) {
+        return workers[Objects.checkIndex(candidate, count)];
+    }
+
+    @Override
+    public int overlapBlocks(int candidate) {
+        return overlapBlocks[Objects.checkIndex(candidate, count)];
+    }
+
+    @Override
+    public long activePrefillTokens(int candidate) {
+        return activePrefillTokens[Objects.checkIndex(candidate, count)];
+    }
+
+    @Override
+    public long activeDecodeBlocks(int candidate) {
+        return activeDecodeBlocks[Objects.checkIndex(candidate, count)];
+    }
+
+    @Override
+    public int newBlocks(int candidate) {
+        return newBlocks[Objects.checkIndex(candidate, count)];
+    }
+
+    @Override
+    public long totalKvBlocks(int candidate) {
+        return totalKvBlocks[Objects.checkIndex(candidate, count)];
+    }
+
+    @Override
+    public long maxNumBatchedTokens(int candidate) {
+        return maxNumBatchedTokens[Objects.checkIndex(candidate, count)];
+    }
+}

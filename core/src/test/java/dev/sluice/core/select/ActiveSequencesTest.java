@@ -1,0 +1,144 @@
+package dev.sluice.core.select;
+
+import static dev.sluice.core.select.KvFixtures.W1;
+import static dev.sluice.core.select.KvFixtures.W2;
+import static dev.sluice.core.select.KvFixtures.local;
+import static dev.sluice.core.select.KvFixtures.sequence;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The router's booked load per rank (dynamo-mocker.md §7.3). */
+class ActiveSequencesTest {
+    private static final long[] ABC = sequence(local(1, 2, 3));
+    private static final long[] ABD = sequence(local(1, 2, 4));
+
+    private final ActiveSequences active = new ActiveSequences();
+
+    @Test
+    void shouldCountAPrefixSharedByBookedRequestsOnce() {
+        active.add(1, W1, ABC, 30);
+        active.add(2, W1, ABD, 30);
+
+        assertEquals(4, active.activeBlocks(W1));
+        active.free(1);
+        assertEquals(3, active.activeBlocks(W1));
+        active.free(2);
+        assertEquals(0, active.activeBlocks(W1));
+        assertEquals(0, active.activePrefillTokens(W1));
+        assertEquals(0, active.load(W1).activeRequests());
+    }
+
+    @Test
+    void shouldKeepPrefillTokensOnlyUntilTheFirstToken() {
+        active.add(1, W1, ABC, 100);
+        active.add(2, W1, ABD, 50);
+        assertEquals(150, active.activePrefillTokens(W1));
+
+        assertTrue(active.prefillCompleted(1));
+        assertEquals(50, active.activePrefillTokens(W1));
+        assertEquals(4, active.activeBlocks(W1), "blocks stay until the request completes");
+        assertFalse(active.prefillCompleted(1));
+        assertEquals(50, active.activePrefillTokens(W1));
+
+        active.free(2);
+        assertEquals(0, active.activePrefillTokens(W1), "an abort before the first token releases its prefill");
+    }
+
+    @Test
+    void shouldReleaseEachBookingExactlyOnce() {
+        active.add(1, W1, ABC, 10);
+
+        assertFalse(active.add(1, W2, ABD, 99), "a key is booked once");
+        assertEquals(0, active.activeBlocks(W2));
+        assertTrue(active.free(1));
+        assertFalse(active.free(1));
+        assertFalse(active.free(7));
+        assertFalse(active.prefillCompleted(7));
+        assertEquals(0, active.activeBlocks(W1));
+        assertEquals(0, active.activePrefillTokens(W1));
+        assertEquals(0, active.size());
+    }
+
+    @Test
+    void shouldCountOnlyBlocksTheWorkerHasNotBooked() {
+        active.add(1, W1, ABC, 0);
+        long[] request = sequence(local(1, 2, 9, 10));
+
+        assertEquals(2, active.newBlocks(W1, request, request.length));
+        assertEquals(4, active.newBlocks(W2, request, request.length));
+        assertEquals(0, active.newBlocks(W1, ABC, 3));
+        assertEquals(3, active.newBlocks(W1, sequence(local(9, 1, 2)), 3), "same content elsewhere is not shared");
+    }
+
+    @Test
+    void shouldCountNewBlocksLikeALinearScanOverRandomChains() {
+        SplittableRandom random = new SplittableRandom(3);
+        long[] base = new long[40];
+        for (int i = 0; i < base.length; i++) {
+            base[i] = random.nextLong();
+        }
+        for (int round = 0; round < 200; round++) {
+            ActiveSequences sequences = new ActiveSequences();
+            Set<Long> booked = new HashSet<>();
+            for (int r = 0; r < 1 + random.nextInt(6); r++) {
+                long[] chain = sequence(branch(base, random));
+                sequences.add(r, W1, chain, 0);
+                for (long hash : chain) {
+                    booked.add(hash);
+                }
+            }
+            long[] request = sequence(branch(base, random));
+            int expected = 0;
+            for (long hash : request) {
+                expected += booked.contains(hash) ? 0 : 1;
+            }
+            assertEquals(expected, sequences.newBlocks(W1, request, request.length), "round " + round);
+            assertEquals(booked.size(), sequences.activeBlocks(W1));
+        }
+    }
+
+    @Test
+    void shouldKeepRanksApartAndForgetALeavingRank() {
+        active.add(1, W1, ABC, 10);
+        active.add(2, W2, ABC, 20);
+        assertEquals(10, active.activePrefillTokens(W1));
+        assertEquals(20, active.activePrefillTokens(W2));
+
+        active.removeWorker(W1);
+        assertEquals(0, active.activeBlocks(W1));
+        assertTrue(active.free(1), "a booking on a departed rank still frees once");
+        active.add(3, W1, ABD, 5);
+        assertEquals(5, active.activePrefillTokens(W1));
+        assertEquals(3, active.activeBlocks(W1));
+    }
+
+    @Test
+    void shouldReuseBookingsForLongerRequests() {
+        long[] longChain = new long[300];
+        for (int i = 0; i < longChain.length; i++) {
+            longChain[i] = i + 1;
+        }
+        for (int key = 0; key < 10; key++) {
+            active.add(key, W1, key % 2 == 0 ? ABC : longChain, 1);
+            active.free(key);
+        }
+        active.add(99, W1, longChain, 1);
+        assertEquals(300, active.activeBlocks(W1));
+    }
+
+    /** The first 0..n blocks of {@code base} followed by a random tail: a request sharing a prefix. */
+    private static long[] branch(long[] base, SplittableRandom random) {
+        long[] local = new long[1 + random.nextInt(base.length)];
+        int shared = random.nextInt(local.length + 1);
+        for (int i = 0; i < local.length; i++) {
+            local[i] = i < shared ? base[i] : random.nextLong(4);
+        }
+        return local;
+    }
+}
