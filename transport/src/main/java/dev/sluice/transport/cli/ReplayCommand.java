@@ -1,17 +1,17 @@
 package dev.sluice.transport.cli;
 
+import dev.sluice.core.audit.JournalRun;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.journal.JournalRecord;
+import dev.sluice.core.replay.DecisionComparison;
+import dev.sluice.core.replay.ReplayVerifier;
 import dev.sluice.core.spi.RegistryException;
 import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.transport.demo.InProcessDemo;
 import dev.sluice.transport.demo.WhatIfFleet;
-import dev.sluice.transport.journal.JournalRun;
-import dev.sluice.transport.replay.DecisionComparison;
-import dev.sluice.transport.replay.ReplayVerifier;
 import dev.sluice.transport.replay.WhatIfReplay;
 import java.io.IOException;
 import java.io.PrintWriter;

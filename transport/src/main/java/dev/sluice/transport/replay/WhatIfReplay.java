@@ -1,10 +1,11 @@
 package dev.sluice.transport.replay;
 
+import dev.sluice.core.audit.JournalRun;
+import dev.sluice.core.audit.Lifecycle;
 import dev.sluice.core.journal.JournalRecord;
+import dev.sluice.core.replay.Arrivals;
 import dev.sluice.transport.demo.InProcessDemo;
 import dev.sluice.transport.demo.WhatIfFleet;
-import dev.sluice.transport.journal.JournalRun;
-import dev.sluice.transport.journal.Lifecycle;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.audit.JournalRun;
 import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalRecord;
+import dev.sluice.core.replay.DecisionComparison;
+import dev.sluice.core.replay.ReplayVerifier;
 import dev.sluice.transport.demo.InProcessDemo;
-import dev.sluice.transport.journal.JournalRun;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;

@@ -1,12 +1,12 @@
-package dev.sluice.transport.replay;
+package dev.sluice.core.replay;
 
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.api.Wakeup;
+import dev.sluice.core.audit.Lifecycle;
 import dev.sluice.core.journal.JournalRecord;
 import dev.sluice.core.spi.RequestClassifier;
-import dev.sluice.transport.journal.Lifecycle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,8 +1,8 @@
-package dev.sluice.transport.replay;
+package dev.sluice.core.replay;
 
+import dev.sluice.core.audit.JournalRun;
+import dev.sluice.core.audit.Lifecycle;
 import dev.sluice.core.journal.JournalRecord;
-import dev.sluice.transport.journal.JournalRun;
-import dev.sluice.transport.journal.Lifecycle;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

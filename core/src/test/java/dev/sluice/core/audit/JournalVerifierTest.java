@@ -1,4 +1,4 @@
-package dev.sluice.transport.journal;
+package dev.sluice.core.audit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.sluice.transport.replay;
+package dev.sluice.core.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +7,7 @@ import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.api.Wakeup;
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.audit.JournalRun;
 import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.host.AdmissionRequest;
@@ -20,7 +21,6 @@ import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.core.testing.ManualClock;
 import dev.sluice.core.testing.SteppedRouter;
-import dev.sluice.transport.journal.JournalRun;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;

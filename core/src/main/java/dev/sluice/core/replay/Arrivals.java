@@ -1,21 +1,25 @@
-package dev.sluice.transport.replay;
+package dev.sluice.core.replay;
 
 import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.journal.JournalRecord;
 
-/** Rebuilds submitted requests from their recorded arrival fields. Stateless. */
-final class Arrivals {
+/**
+ * Rebuilds submitted requests from their recorded arrival fields: for the verifying replay, and for a what-if
+ * replay that plays the recorded arrivals on a simulated fleet. Stateless.
+ */
+public final class Arrivals {
     private Arrivals() {
     }
 
     /** The recorded arrival, with its prompt's block hashes so that the replayed router matches caches too. */
-    static AdmissionRequest request(JournalRecord.Arrived arrived) {
+    public static AdmissionRequest request(JournalRecord.Arrived arrived) {
         return builder(arrived.request()).promptBlockHashes(arrived.promptBlockHashes())
             .inputTokens(arrived.request().inputTokens()).build();
     }
 
-    static AdmissionRequest request(JournalRecord.Request r) {
+    /** The recorded request's fields (class, tenant, session, pins, priority), without its prompt's hashes. */
+    public static AdmissionRequest request(JournalRecord.Request r) {
         return builder(r).build();
     }
 

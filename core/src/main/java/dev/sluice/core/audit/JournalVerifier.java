@@ -1,4 +1,4 @@
-package dev.sluice.transport.journal;
+package dev.sluice.core.audit;
 
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.journal.JournalRecord;

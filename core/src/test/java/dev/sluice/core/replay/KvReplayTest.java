@@ -1,9 +1,10 @@
-package dev.sluice.transport.replay;
+package dev.sluice.core.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.audit.JournalRun;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
@@ -17,7 +18,6 @@ import dev.sluice.core.kv.BlockHasher;
 import dev.sluice.core.kv.KvEvent;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.testing.SteppedRouter;
-import dev.sluice.transport.journal.JournalRun;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;

@@ -1,5 +1,6 @@
-package dev.sluice.transport.replay;
+package dev.sluice.core.replay;
 
+import dev.sluice.core.audit.JournalRun;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.RouterPolicyConfig;
@@ -9,10 +10,10 @@ import dev.sluice.core.journal.JournalCapture;
 import dev.sluice.core.journal.JournalRecord;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
-import dev.sluice.transport.journal.JournalRun;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.collections.Long2LongHashMap;
+import org.agrona.concurrent.CachedNanoClock;
 
 /**
  * Re-feeds a run's recorded inputs (arrivals with their ingress times, lifecycle reports, worker joins and
@@ -43,7 +44,8 @@ public final class ReplayVerifier {
         }
         PolicyProfile profile = policy(header).profileFor(header.model(), header.fallbackThresholdOption(),
             header.fallbackPolicy());
-        ReplayClock clock = new ReplayClock(header.timeNs());
+        CachedNanoClock clock = new CachedNanoClock();
+        clock.update(header.timeNs());
         ReplayClassifier classifier = new ReplayClassifier(run.lifecycles());
         JournalCapture capture = new JournalCapture(header.overloadStatus());
         RouterContext context = new RouterContext().model(header.model()).clock(clock).profile(profile)
@@ -57,7 +59,7 @@ public final class ReplayVerifier {
             Long2LongHashMap recordedToReplay = new Long2LongHashMap(-1);
             for (JournalRecord record : run.records()) {
                 if (record.timeNs() > clock.nanoTime()) {
-                    clock.set(record.timeNs());
+                    clock.update(record.timeNs());
                 }
                 feed(router, classifier, record, recordedToReplay, replayToRecorded);
                 drain(router);
