@@ -1,15 +1,15 @@
 package dev.sluice.transport.mockengine;
 
-import dev.sluice.core.kv.Tokenizer;
 import dev.sluice.transport.engine.Engine;
-import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineQueue;
+import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineStream;
 import dev.sluice.transport.openai.CompletionHeader;
 import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.CompletionRequestReader;
 import dev.sluice.transport.openai.CompletionResponder;
 import dev.sluice.transport.openai.OpenAiException;
+import dev.sluice.transport.tokenize.Tokenizer;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Handler;

@@ -1,7 +1,6 @@
 package dev.sluice.transport.mockengine;
 
 import dev.sluice.core.kv.KvEventSink;
-import dev.sluice.core.kv.WordTokenizer;
 import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.engine.EngineLoad;
 import dev.sluice.transport.openai.CompletionRequest;
@@ -9,6 +8,7 @@ import dev.sluice.transport.openai.CompletionRequestReader;
 import dev.sluice.transport.openai.OpenAiException;
 import dev.sluice.transport.openai.OpenAiJson;
 import dev.sluice.transport.sim.SimulatedFleet;
+import dev.sluice.transport.tokenize.WordTokenizer;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.ServerResponse;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.core.kv.WordTokenizer;
 import dev.sluice.transport.engine.EngineLoad;
 import dev.sluice.transport.sim.SimEngineContext;
+import dev.sluice.transport.tokenize.WordTokenizer;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;

@@ -1,4 +1,4 @@
-package dev.sluice.core.kv;
+package dev.sluice.transport.tokenize;
 
 /**
  * Turns prompt text into token ids. The same tokenizer must serve the router and the engines it routes to, so

@@ -1,4 +1,4 @@
-package dev.sluice.core.kv;
+package dev.sluice.transport.tokenize;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

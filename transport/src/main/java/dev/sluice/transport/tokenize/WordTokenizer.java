@@ -1,5 +1,6 @@
-package dev.sluice.core.kv;
+package dev.sluice.transport.tokenize;
 
+import dev.sluice.core.kv.BlockHasher;
 import java.nio.charset.StandardCharsets;
 import net.openhft.hashing.LongHashFunction;
 
