@@ -57,9 +57,9 @@ class KvReplayTest {
     private static void record(Path dir) throws Exception {
         BlockHasher hasher = new BlockHasher(16);
         PolicyProfile profile = profile();
-        // The header's time must be on the stepped router's clock, which starts where a new ManualClock does.
+        // The header's time must be on the stepped router's clock, which starts where a new test clock does.
         RouterContext context = new RouterContext().model("m").profile(profile)
-            .clock(new dev.sluice.core.testing.ManualClock());
+            .clock(dev.sluice.core.testing.TestClocks.started());
         try (JournalWriter journal = JournalWriter.open(new JournalContext(dir), JournalHeader.of(context, "<inline>",
             POLICY, "default", OptionalDouble.empty(), QueuePolicy.FCFS))) {
             context.observer(journal);

@@ -19,7 +19,7 @@ import dev.sluice.core.kv.BlockHasher;
 import dev.sluice.core.kv.KvEvent;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.RequestClassifier;
-import dev.sluice.core.testing.ManualClock;
+import dev.sluice.core.testing.TestClocks;
 import dev.sluice.core.testing.SteppedRouter;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -62,14 +62,14 @@ class WakeOrderReplayTest {
                 return Classification.park(request, ClassifyRequest.NO_DEADLINE, null);
             }
         };
-        RouterContext context = new RouterContext().model("m").clock(new ManualClock())
+        RouterContext context = new RouterContext().model("m").clock(TestClocks.started())
             .profile(RouterPolicyLoader.parse(POLICY, "<inline>").root().orElseThrow());
         try (JournalWriter journal = JournalWriter.open(new JournalContext(dir), JournalHeader.of(context, "<inline>",
             POLICY, "parks-first", OptionalDouble.empty(), QueuePolicy.FCFS))) {
             context.observer(journal);
             try (SteppedRouter r = new SteppedRouter(parksFirst, context).worker(1, 8192)) {
                 r.submit(AdmissionRequest.builder("turn").promptTokens(prompt, hasher).build());
-                r.clock.advance(java.time.Duration.ofMillis(5));
+                r.clock.advance(java.time.Duration.ofMillis(5).toNanos());
                 // One instant: two KV events, then the wake-up; the scheduler takes the ring before its inbox.
                 r.router.kvEvent(new KvEvent.Stored(WorkerWithDpRank.of(1), 0, false, KvEvent.NO_PARENT,
                     Arrays.copyOf(sequence, 2), Arrays.copyOf(local, 2)));

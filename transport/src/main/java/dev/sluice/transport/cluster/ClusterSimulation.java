@@ -18,7 +18,7 @@ import org.agrona.collections.IntHashSet;
 
 /**
  * A router and a simulated fleet on one virtual clock, playing a workload of sessions. The router is a
- * {@linkplain ModelRouter#manual manual} one whose clock is the {@link VirtualClockDriver}; the driver steps it with
+ * {@linkplain ModelRouter#manual manual} one whose clock is the {@link VirtualClockDriver}'s; the driver steps it with
  * the workers, so a dispatch reaches its engine, and an engine's KV events and lifecycle reports reach the router,
  * at the same virtual instant. The router's timers are polled every {@link ClusterContext#tickNs}. Sessions start
  * within the load window; after it, running sessions go on until the drain limit, where every turn still running
@@ -46,7 +46,7 @@ public final class ClusterSimulation {
         this.metrics = new ClusterMetrics(context.durationNs());
         SimEngineContext engine = context.engine().validate().seed(context.seed());
         this.hasher = new BlockHasher(engine.blockSize());
-        this.router = ModelRouter.manual(new RouterContext().model(MODEL).clock(driver).profile(context.profile())
+        this.router = ModelRouter.manual(new RouterContext().model(MODEL).clock(driver.clock()).profile(context.profile())
             .classifierFactory(context.classifier()).workerSelector(context.selector()).randomSeed(context.seed())
             .blockSize(engine.blockSize()).maxLiveRequests(1 << 20).maxDeferrals(1 << 20)
             .observer(context.observer()));

@@ -4,16 +4,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.function.IntSupplier;
+import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.NanoClock;
 
 /**
  * Drives simulated workers on a virtual clock, as a discrete-event simulation: time jumps to the earliest pass
  * boundary or scheduled action, so minutes of traffic run in milliseconds and every run with the same inputs is
- * identical. Everything — scheduled actions, submissions and cancellations (applied at the current virtual time
+ * identical. The virtual time is an Agrona {@link CachedNanoClock} that only the driver sets; give {@link #clock()}
+ * to whatever else must read it (a manual router). Everything — scheduled actions, submissions and cancellations (applied at the current virtual time
  * when the driver next steps), listener callbacks and KV events — happens on the thread that calls
  * {@link #runUntil} or {@link #runUntilIdle}. Not thread-safe: use it from one thread.
  */
-public final class VirtualClockDriver implements NanoClock {
+public final class VirtualClockDriver {
     private record Action(long atNs, long order, Runnable task) implements Comparable<Action> {
         @Override
         public int compareTo(Action other) {
@@ -25,13 +27,17 @@ public final class VirtualClockDriver implements NanoClock {
     private final List<SimulatedWorker> workers = new ArrayList<>();
     private final List<IntSupplier> steppers = new ArrayList<>();
     private final PriorityQueue<Action> actions = new PriorityQueue<>();
-    private long nowNs;
+    private final CachedNanoClock clock = new CachedNanoClock();
     private long order;
 
     /** The virtual time in nanoseconds since the simulation started. */
-    @Override
     public long nanoTime() {
-        return nowNs;
+        return clock.nanoTime();
+    }
+
+    /** The virtual clock, to read: it moves only when this driver steps. */
+    public NanoClock clock() {
+        return clock;
     }
 
     /** Drives {@code worker} from now on. */
@@ -51,12 +57,12 @@ public final class VirtualClockDriver implements NanoClock {
 
     /** Runs {@code task} on this thread when the virtual clock reaches {@code atNs} (or now, if that has passed). */
     public void at(long atNs, Runnable task) {
-        actions.add(new Action(Math.max(atNs, nowNs), order++, task));
+        actions.add(new Action(Math.max(atNs, clock.nanoTime()), order++, task));
     }
 
     /** Runs {@code task} {@code delayNs} after the current virtual time. */
     public void after(long delayNs, Runnable task) {
-        at(nowNs + delayNs, task);
+        at(clock.nanoTime() + delayNs, task);
     }
 
     /**
@@ -72,12 +78,12 @@ public final class VirtualClockDriver implements NanoClock {
                 return true;
             }
             if (next > limitNs) {
-                nowNs = Math.max(nowNs, limitNs);
+                clock.update(Math.max(clock.nanoTime(), limitNs));
                 drain();
                 return false;
             }
-            nowNs = next;
-            while (!actions.isEmpty() && actions.peek().atNs() <= nowNs) {
+            clock.update(next);
+            while (!actions.isEmpty() && actions.peek().atNs() <= next) {
                 actions.poll().task().run();
             }
         }
@@ -86,11 +92,12 @@ public final class VirtualClockDriver implements NanoClock {
     /** Steps until the clock reaches {@code untilNs}, whatever is still running then. */
     public void runUntil(long untilNs) {
         runUntilIdle(untilNs);
-        nowNs = Math.max(nowNs, untilNs);
+        clock.update(Math.max(clock.nanoTime(), untilNs));
         drain();
     }
 
     private void drain() {
+        long nowNs = clock.nanoTime();
         int work;
         do {
             work = 0;
