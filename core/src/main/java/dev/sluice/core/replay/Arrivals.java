@@ -23,7 +23,8 @@ public final class Arrivals {
         return builder(r).build();
     }
 
-    private static AdmissionRequest.Builder builder(JournalRecord.Request r) {
+    /** A builder with the recorded request's fields, to give it a prompt of the caller's. */
+    public static AdmissionRequest.Builder builder(JournalRecord.Request r) {
         AdmissionRequest.Builder builder = AdmissionRequest.builder(r.requestId()).inputTokens(r.inputTokens())
             .policyClass(r.policyClass()).tenant(r.tenant()).pinnedWorker(r.pinnedWorker())
             .strictPriority(r.strictPriority()).priorityJump(r.priorityJump());
