@@ -22,15 +22,16 @@ final class LifecycleTable {
 
     private final Long2ObjectHashMap<LiveRequest> byLifecycle = new Long2ObjectHashMap<>();
     private final Object2ObjectHashMap<String, LiveRequest> byRequestId = new Object2ObjectHashMap<>();
+    private final int[] inPhase = new int[LifecyclePhase.values().length];
     private final RouterSignals signals;
-    private final RouterStats stats;
+    private final RouterCounters counters;
     private final int maxLive;
     private LiveRequest[] free = new LiveRequest[64];
     private int freeCount;
 
-    LifecycleTable(RouterSignals signals, RouterStats stats, int maxLive) {
+    LifecycleTable(RouterSignals signals, RouterCounters counters, int maxLive) {
         this.signals = signals;
-        this.stats = stats;
+        this.counters = counters;
         this.maxLive = maxLive;
     }
 
@@ -53,9 +54,29 @@ final class LifecycleTable {
         LiveRequest record = freeCount > 0 ? free[--freeCount] : new LiveRequest(signals);
         free[freeCount] = null;
         record.begin(lifecycleId, request, ingressAt, listener);
+        moveTo(record, LifecyclePhase.REGISTERED);
         byLifecycle.put(lifecycleId, record);
         byRequestId.put(record.requestId(), record);
         return record;
+    }
+
+    /**
+     * Moves a record to its next phase: the one transition method, which refuses an illegal move (see
+     * {@link LifecyclePhase#canMoveTo}) and keeps the count of records in each phase.
+     */
+    void moveTo(LiveRequest record, LifecyclePhase next) {
+        LifecyclePhase previous = record.moveTo(next);
+        if (previous != LifecyclePhase.TERMINAL) {
+            inPhase[previous.ordinal()]--;
+        }
+        if (next != LifecyclePhase.TERMINAL) {
+            inPhase[next.ordinal()]++;
+        }
+    }
+
+    /** Live records in {@code phase} now; ended records are not counted ({@code TERMINAL} is always 0). */
+    int inPhase(LifecyclePhase phase) {
+        return inPhase[phase.ordinal()];
     }
 
     /** The live lifecycle, or {@code null} when it ended (or never existed). */
@@ -90,7 +111,7 @@ final class LifecycleTable {
             listener.onDispatched(record.lifecycleId, worker.id);
             return true;
         } catch (RuntimeException e) {
-            stats.listenerFailures++;
+            counters.increment(RouterCounters.Counter.LISTENER_FAILURES);
             LOG.error("Admission listener failed on dispatch of {}; aborting it", record, e);
             return false;
         }
@@ -106,7 +127,7 @@ final class LifecycleTable {
         try {
             listener.onRejected(record.lifecycleId, error);
         } catch (RuntimeException e) {
-            stats.listenerFailures++;
+            counters.increment(RouterCounters.Counter.LISTENER_FAILURES);
             LOG.error("Admission listener failed on rejection of {}", record, e);
         }
     }
