@@ -219,7 +219,7 @@ public final class ModelRouter implements AutoCloseable {
 
     /**
      * The router's counters, read with acquire semantics: safe from any thread (the HTTP threads of {@code /health}
-     * and {@code /metrics}); gauges are as of the scheduler's latest duty cycle that did work.
+     * and {@code /metrics}).
      */
     public RouterStatistics stats() {
         return new RouterStatistics(get(Counter.ARRIVED), get(Counter.ADMITTED), get(Counter.DISPATCHED),

@@ -58,6 +58,31 @@ public final class RouterContext {
     public RouterContext() {
     }
 
+    /**
+     * An unconcluded copy of these settings, for a host that derives a router's context from a template it must not
+     * change (or starts several routers from one).
+     */
+    public RouterContext copy() {
+        RouterContext copy = new RouterContext();
+        copy.model = model;
+        copy.clock = clock;
+        copy.profile = profile;
+        copy.classifierFactory = classifierFactory;
+        copy.blockSize = blockSize;
+        copy.ringSize = ringSize;
+        copy.maxLiveRequests = maxLiveRequests;
+        copy.maxDeferrals = maxDeferrals;
+        copy.overloadStatus = overloadStatus;
+        copy.idleStrategy = idleStrategy;
+        copy.eventsPerDutyCycle = eventsPerDutyCycle;
+        copy.observer = observer;
+        copy.workerSelector = workerSelector;
+        copy.randomSeed = randomSeed;
+        copy.watchdogThresholdNs = watchdogThresholdNs;
+        copy.classificationTimeoutNs = classificationTimeoutNs;
+        return copy;
+    }
+
     public RouterContext model(String name) {
         this.model = Objects.requireNonNull(name, "model");
         return this;

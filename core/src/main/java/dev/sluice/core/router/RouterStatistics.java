@@ -1,8 +1,9 @@
 package dev.sluice.core.router;
 
 /**
- * A copy of a model router's counters, each read with acquire semantics from any thread: totals are exact as of
- * the read, gauges as of the scheduler's latest duty cycle that did work.
+ * A copy of a model router's counters, read with acquire semantics from any thread. The scheduler publishes each
+ * total and gauge with release semantics as it changes, so a reader sees changes in the order they happened: once
+ * {@code live} has dropped back, the {@code completed} or {@code aborted} that ended the request is visible too.
  *
  * @param arrived            arrivals that got a lifecycle.
  * @param admitted           requests that entered a policy-class queue.

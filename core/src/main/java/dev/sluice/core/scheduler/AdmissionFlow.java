@@ -311,9 +311,7 @@ final class AdmissionFlow implements Timers.Expiry {
             observer.onAborted(nowNs, request, error);
             terminate(request, false, error);
         } else {
-            AdmissionError failure = Rejections.schedulerFailed(error);
-            lifecycles.logSanitized(request, failure);
-            reject(request, failure);
+            reject(request, Rejections.schedulerFailed(error));
         }
     }
 

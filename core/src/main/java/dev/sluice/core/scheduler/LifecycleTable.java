@@ -12,6 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The live lifecycles of one model router, by lifecycle id and by request id, and the pool of records they reuse.
+ * Every phase change goes through {@link #moveTo}; the live, queued and parked gauges are published as they change,
+ * so a reader on another thread never sees a request end before it sees it counted.
  * One live lifecycle per request id; the id is free again once the terminal event has been delivered. Also the
  * one place that calls the submitter's {@link AdmissionListener}, containing its failures.
  *
@@ -57,6 +59,7 @@ final class LifecycleTable {
         moveTo(record, LifecyclePhase.REGISTERED);
         byLifecycle.put(lifecycleId, record);
         byRequestId.put(record.requestId(), record);
+        counters.set(RouterCounters.Counter.LIVE, byLifecycle.size());
         return record;
     }
 
@@ -71,6 +74,12 @@ final class LifecycleTable {
         }
         if (next != LifecyclePhase.TERMINAL) {
             inPhase[next.ordinal()]++;
+        }
+        if (previous == LifecyclePhase.QUEUED || next == LifecyclePhase.QUEUED) {
+            counters.set(RouterCounters.Counter.QUEUED, inPhase[LifecyclePhase.QUEUED.ordinal()]);
+        }
+        if (previous == LifecyclePhase.PARKED || next == LifecyclePhase.PARKED) {
+            counters.set(RouterCounters.Counter.PARKED_NOW, inPhase[LifecyclePhase.PARKED.ordinal()]);
         }
     }
 
@@ -88,6 +97,7 @@ final class LifecycleTable {
     void remove(LiveRequest record) {
         byLifecycle.remove(record.lifecycleId);
         byRequestId.remove(record.requestId());
+        counters.set(RouterCounters.Counter.LIVE, byLifecycle.size());
     }
 
     /** Returns a terminated record to the pool. */

@@ -11,8 +11,7 @@ import org.agrona.concurrent.status.CountersReader;
  * The counters of one model router, as Agrona counters: each is written by one thread with release semantics (the
  * scheduler thread, or the watchdog's for overruns) and read by any thread with acquire semantics, so the HTTP
  * threads that serve {@code /health} and {@code /metrics} see whole, current values without a lock. Totals count up
- * where they happen; the gauges (live, queued, deferrals running, parked now) are published at the end of every duty
- * cycle that did work. The duty-cycle error counter is the one the agent runner (or invoker) is given.
+ * where they happen, and so are the gauges (live, queued, deferrals running, parked now), each as it changes. The duty-cycle error counter is the one the agent runner (or invoker) is given.
  */
 public final class RouterCounters {
     /** One counter of the router; totals count events, gauges hold a current level. */

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * The single writer of one model router's admission state. Each duty cycle reads the clock once, then handles
  * ingress messages from the ring, continuation results and wake-ups from the inbox, due classification deadlines,
  * expired queue deadlines and the classifier's periodic tasks; after each message it dispatches whatever became
- * dispatchable, and at the end it publishes the router's gauges.
+ * dispatchable.
  *
  * <pre>
  *   ring (arrivals, lifecycle, workers, KV) ─┐
@@ -75,7 +75,7 @@ public final class SchedulerAgent implements Agent {
         this.nowNs = clock.nanoTime();
         this.lifecycles = new LifecycleTable(signals, counters, parts.maxLiveRequests());
         this.queues = new PolicyQueues(parts.profile());
-        this.deferrals = new Deferrals(signals, parts.maxDeferrals());
+        this.deferrals = new Deferrals(signals, counters, parts.maxDeferrals());
         this.timers = new Timers(nowNs);
         DrainRate drain = new DrainRate(parts.profile().classes().size());
         ClassifyStage stage = new ClassifyStage(parts.classifier(), lifecycles, workers, deferrals, timers, counters,
@@ -119,9 +119,6 @@ public final class SchedulerAgent implements Agent {
         work += flow.expireQueued();
         work += periodic.run(nowNs);
         work += flow.dispatchIfNeeded();
-        if (work > 0) {
-            publishGauges();
-        }
         return work;
     }
 
@@ -139,7 +136,6 @@ public final class SchedulerAgent implements Agent {
             lifecycles.notifyRejected(request, Rejections.SHUTTING_DOWN);
             flow.abort(request, Rejections.SHUTTING_DOWN);
         }
-        publishGauges();
     }
 
     /** True when the ring or the inbox holds work the scheduler has not taken yet (any thread). */
@@ -147,12 +143,6 @@ public final class SchedulerAgent implements Agent {
         return ingress.hasPending(poller.getSequence().get()) || !signals.isEmpty();
     }
 
-    private void publishGauges() {
-        counters.set(RouterCounters.Counter.LIVE, lifecycles.size());
-        counters.set(RouterCounters.Counter.QUEUED, queues.size());
-        counters.set(RouterCounters.Counter.DEFERRALS_RUNNING, deferrals.running());
-        counters.set(RouterCounters.Counter.PARKED_NOW, lifecycles.inPhase(LifecyclePhase.PARKED));
-    }
 
     private boolean onIngress(IngressEvent event, long sequence, boolean endOfBatch) {
         try {
