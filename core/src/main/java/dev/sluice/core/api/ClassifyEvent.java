@@ -1,12 +1,11 @@
 package dev.sluice.core.api;
 
-import dev.sluice.core.spi.RequestClassifier;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * A lifecycle event of an admitted (or rejected) request, delivered to {@link RequestClassifier#onEvent} in
+ * A lifecycle event of an admitted (or rejected) request, delivered to the classifier's {@code onEvent} in
  * lifecycle order: {@code Sent}, then {@code Responding}, then exactly one terminal event ({@code Completed} or
  * {@code Aborted}). A terminal event can arrive without a {@code Sent} (a request rejected or cancelled before
  * dispatch ends with {@code Aborted}). A reused request id is not classified again until the previous lifecycle's

@@ -1,15 +1,14 @@
 package dev.sluice.core.api;
 
 import dev.sluice.core.api.WorkerWithDpRank;
-import dev.sluice.core.spi.WorkerSelector;
 
 /**
- * What a {@link WorkerSelector} sees of one request and its eligible workers: a read-only view the router fills
+ * What a worker selector sees of one request and its eligible workers: a read-only view the router fills
  * before each selection and reuses for the next one. Candidates are indexed {@code 0 .. candidateCount() - 1} in
  * worker order (worker id, then rank); every candidate already passed the router's eligibility filters (hard pin,
  * allow-list, DP-rank bounds, busy gating).
  *
- * <p>Valid only during the {@link WorkerSelector#select} call that received it; do not keep a reference. Read on
+ * <p>Valid only during the {@code select} call that received it; do not keep a reference. Read on
  * the scheduler thread only.
  */
 public interface SelectionInputs {

@@ -1,29 +1,19 @@
 package dev.sluice.core.router;
 
-import com.lmax.disruptor.BusySpinWaitStrategy;
-import com.lmax.disruptor.InsufficientCapacityException;
-import com.lmax.disruptor.RingBuffer;
-import dev.sluice.core.api.RequestClassifierContext;
-import dev.sluice.core.api.WorkerSelectorContext;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.kv.KvEvent;
-import dev.sluice.core.scheduler.ClassifierHost;
-import dev.sluice.core.scheduler.IngressEvent;
-import dev.sluice.core.scheduler.PeriodicTasks;
-import dev.sluice.core.scheduler.PluginCallGuard;
+import dev.sluice.core.scheduler.IngressProxy;
 import dev.sluice.core.scheduler.Rejections;
-import dev.sluice.core.scheduler.RouterSignals;
-import dev.sluice.core.scheduler.RouterStats;
+import dev.sluice.core.scheduler.RouterCounters;
+import dev.sluice.core.scheduler.RouterCounters.Counter;
 import dev.sluice.core.scheduler.SchedulerAgent;
+import dev.sluice.core.scheduler.SchedulerParts;
 import dev.sluice.core.scheduler.SchedulerWatchdog;
-import dev.sluice.core.scheduler.WakeableIdleStrategy;
-import dev.sluice.core.scheduler.WorkerTable;
 import dev.sluice.core.spi.RequestClassifier;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentInvoker;
@@ -33,9 +23,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The admission controller of one served model: submit requests, learn where to send them (or why not), report
- * their lifecycle. All admission state lives on one scheduler thread; these methods only publish messages to its
- * ingress ring, so they are thread-safe, never take a lock and never block an arrival: a full ring answers the
- * overload status at once.
+ * their lifecycle. All admission state lives on one scheduler thread; these methods check their arguments, then
+ * only publish messages to its ingress ring, so they are thread-safe, never take a lock and never block an arrival: a
+ * full ring answers the overload status at once. A bad argument is refused with an exception before anything is
+ * published, and the router serves on.
  *
  * <pre>{@code
  * try (ModelRouter router = ModelRouter.start(new RouterContext().model("llama").profile(profile))) {
@@ -51,56 +42,38 @@ public final class ModelRouter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ModelRouter.class);
     private static final AtomicLong LIFECYCLE_IDS = new AtomicLong();
 
-    private final RouterContext context;
-    private final RingBuffer<IngressEvent> ring;
-    private final int arrivalReserve;
-    private final SchedulerAgent agent;
+    private final SchedulerParts parts;
+    private final IngressProxy ingress;
+    private final RouterCounters counters;
     private final AgentRunner runner;
     private final AgentInvoker invoker;
-    private final RequestClassifier classifier;
-    private final WakeableIdleStrategy idle;
     private final SchedulerWatchdog watchdog;
-    private volatile boolean closed;
 
     private ModelRouter(RouterContext context, boolean ownThread) {
-        context.conclude();
-        this.context = context;
-        this.ring = RingBuffer.createMultiProducer(IngressEvent::new, context.ringSize(), new BusySpinWaitStrategy());
-        // Arrivals stop while a quarter of the ring is left, so lifecycle messages always find a slot quickly.
-        this.arrivalReserve = context.ringSize() / 4;
-        this.idle = new WakeableIdleStrategy(1_000_000L);
-        RouterSignals signals = new RouterSignals(idle::wake);
-        WorkerTable workers = new WorkerTable(context.blockSize(), Objects.requireNonNull(context.workerSelector()
-            .create(new WorkerSelectorContext(context.model(), context.blockSize(),
-                new SplittableRandom(context.randomSeed()))), "the worker selector factory returned null"));
-        PeriodicTasks periodic = new PeriodicTasks();
-        RequestClassifierContext classifierContext = new RequestClassifierContext(context.model(),
-            context.blockSize(), workers::snapshot, context.clock(), periodic);
-        this.classifier = context.classifierFactory() == null ? new RequestClassifier() { }
-            : Objects.requireNonNull(context.classifierFactory().create(classifierContext),
-                "the request classifier factory returned null");
-        PluginCallGuard guard = ownThread && context.classificationTimeoutNs() > 0
-            ? new PluginCallGuard(context.classificationTimeoutNs()) : null;
-        this.agent = new SchedulerAgent(context, ring, signals, new ClassifierHost(classifier, guard), workers,
-            periodic, new RouterStats());
-        ErrorHandler errors = t -> LOG.error("scheduler of model {} failed a duty cycle", context.model(), t);
+        this.parts = context.conclude(ownThread);
+        this.ingress = parts.ingress();
+        this.counters = parts.counters();
+        String name = SchedulerAgent.roleName(parts.model());
+        ErrorHandler errors = t -> LOG.error("scheduler of model {} failed a duty cycle", parts.model(), t);
         if (ownThread) {
-            idle.pendingWork(agent::hasPendingWork);
-            this.watchdog = context.watchdogThresholdNs() > 0 || guard != null
-                ? new SchedulerWatchdog(agent.roleName(), context.watchdogThresholdNs(), guard) : null;
-            agent.watchdog(watchdog);
-            this.runner = new AgentRunner(context.idleStrategy() != null ? context.idleStrategy() : idle, errors,
-                null, agent);
+            this.watchdog = context.watchdogThresholdNs() > 0 || parts.guard() != null
+                ? new SchedulerWatchdog(name, context.watchdogThresholdNs(), parts.guard(),
+                    counters.counter(Counter.DUTY_CYCLE_OVERRUNS)) : null;
+            SchedulerAgent agent = new SchedulerAgent(parts, watchdog);
+            parts.wakeable().pendingWork(agent::hasPendingWork);
+            this.runner = new AgentRunner(context.idleStrategy() != null ? context.idleStrategy() : parts.wakeable(),
+                errors, counters.counter(Counter.SCHEDULER_ERRORS), agent);
             this.invoker = null;
             AgentRunner.startOnThread(runner, r -> {
-                Thread thread = new Thread(r, agent.roleName());
+                Thread thread = new Thread(r, name);
                 thread.setDaemon(true);
                 return thread;
             });
         } else {
-            this.runner = null;
             this.watchdog = null;
-            this.invoker = new AgentInvoker(errors, null, agent);
+            this.runner = null;
+            this.invoker = new AgentInvoker(errors, counters.counter(Counter.SCHEDULER_ERRORS),
+                new SchedulerAgent(parts, null));
             invoker.start();
         }
     }
@@ -127,17 +100,17 @@ public final class ModelRouter implements AutoCloseable {
     }
 
     public String model() {
-        return context.model();
+        return parts.model();
     }
 
     /** The classifier instance this router created (the pass-through one when none is configured). */
     public RequestClassifier classifier() {
-        return classifier;
+        return parts.classifier().classifier();
     }
 
     /** Submits a request that arrived now (on the router's clock). */
     public long submit(AdmissionRequest request, AdmissionListener listener) {
-        return submit(request, context.clock().nanoTime(), listener);
+        return submit(request, parts.clock().nanoTime(), listener);
     }
 
     /**
@@ -146,44 +119,28 @@ public final class ModelRouter implements AutoCloseable {
      *
      * @param ingressAt router ingress time on the router's clock (ns); classifiers see it as {@code ingressAt()}.
      * @return the lifecycle id to report the request's lifecycle with.
+     * @throws NullPointerException if {@code request} or {@code listener} is null (nothing is submitted).
      */
     public long submit(AdmissionRequest request, long ingressAt, AdmissionListener listener) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(listener, "listener");
         long lifecycleId = LIFECYCLE_IDS.incrementAndGet();
-        if (closed) {
+        if (ingress.isClosed()) {
             listener.onRejected(lifecycleId, Rejections.SHUTTING_DOWN);
-            return lifecycleId;
+        } else if (!ingress.tryArrive(lifecycleId, ingressAt, request, listener)) {
+            listener.onRejected(lifecycleId, ingress.isClosed() ? Rejections.SHUTTING_DOWN : Rejections.INGRESS_FULL);
         }
-        long sequence;
-        try {
-            if (ring.remainingCapacity() <= arrivalReserve) {
-                throw InsufficientCapacityException.INSTANCE;
-            }
-            sequence = ring.tryNext();
-        } catch (InsufficientCapacityException e) {
-            listener.onRejected(lifecycleId, Rejections.INGRESS_FULL);
-            return lifecycleId;
-        }
-        IngressEvent event = ring.get(sequence);
-        event.type = IngressEvent.Type.ARRIVE;
-        event.lifecycleId = lifecycleId;
-        event.time = ingressAt;
-        event.request = request;
-        event.listener = listener;
-        ring.publish(sequence);
-        idle.wake();
         return lifecycleId;
     }
 
     /** The first response item arrived from the worker. */
     public void responding(long lifecycleId) {
-        publish(IngressEvent.Type.RESPONDING, lifecycleId, 0, null);
+        ingress.responding(lifecycleId);
     }
 
     /** The request finished successfully; {@code Completed} carries the observed context tokens, if any. */
     public void completed(long lifecycleId) {
-        publish(IngressEvent.Type.COMPLETED, lifecycleId, 0, null);
+        ingress.completed(lifecycleId);
     }
 
     /** The request finished successfully with this prompt + completion token count (from usage). */
@@ -195,20 +152,20 @@ public final class ModelRouter implements AutoCloseable {
     /**
      * The request ends unsuccessfully: the client left, or dispatch or streaming failed. Before dispatch this
      * cancels it (a continuation is interrupted; the listener hears a cancelled rejection); after, it releases the
-     * booking. Either way the classifier sees one {@code Aborted}.
+     * booking. Either way the classifier sees one {@code Aborted}. {@code cause} may be null.
      */
     public void aborted(long lifecycleId, Throwable cause) {
-        publish(IngressEvent.Type.ABORTED, lifecycleId, 0, cause);
+        ingress.aborted(lifecycleId, cause);
     }
 
     /** The engine reports this absolute context count (prompt + generated so far). */
     public void observeContextTokens(long lifecycleId, long tokens) {
-        publish(IngressEvent.Type.CONTEXT_TOKENS, lifecycleId, tokens, null);
+        ingress.contextTokens(lifecycleId, tokens);
     }
 
     /** The engine generated this many more tokens. Report the context count first. */
     public void observeOutputTokens(long lifecycleId, long tokens) {
-        publish(IngressEvent.Type.OUTPUT_TOKENS, lifecycleId, tokens, null);
+        ingress.outputTokens(lifecycleId, tokens);
     }
 
     /**
@@ -216,46 +173,39 @@ public final class ModelRouter implements AutoCloseable {
      * it already has (the classifier is not called again) and will be dispatched anew.
      */
     public void retry(long lifecycleId) {
-        publish(IngressEvent.Type.RETRY, lifecycleId, 0, null);
+        ingress.retry(lifecycleId);
     }
 
-    /** A worker rank registered (or changed its settings). */
+    /**
+     * A worker rank registered (or changed its settings).
+     *
+     * @throws NullPointerException if {@code worker} or {@code totalKvBlocks} is null (nothing is published).
+     */
     public void workerJoined(WorkerWithDpRank worker, long maxNumBatchedTokens, OptionalLong totalKvBlocks) {
-        long sequence = ring.next();
-        IngressEvent event = ring.get(sequence);
-        event.type = IngressEvent.Type.WORKER_JOIN;
-        event.worker = Objects.requireNonNull(worker, "worker");
-        event.value = maxNumBatchedTokens;
-        event.totalKvBlocks = Objects.requireNonNull(totalKvBlocks, "totalKvBlocks");
-        ring.publish(sequence);
-        idle.wake();
+        Objects.requireNonNull(worker, "worker");
+        Objects.requireNonNull(totalKvBlocks, "totalKvBlocks");
+        ingress.workerJoined(worker, maxNumBatchedTokens, totalKvBlocks);
     }
 
-    /** A worker rank deregistered; requests running on it end as their lifecycle reports say. */
+    /**
+     * A worker rank deregistered; requests running on it end as their lifecycle reports say.
+     *
+     * @throws NullPointerException if {@code worker} is null (nothing is published).
+     */
     public void workerLeft(WorkerWithDpRank worker) {
-        long sequence = ring.next();
-        IngressEvent event = ring.get(sequence);
-        event.type = IngressEvent.Type.WORKER_LEAVE;
-        event.worker = Objects.requireNonNull(worker, "worker");
-        ring.publish(sequence);
-        idle.wake();
+        Objects.requireNonNull(worker, "worker");
+        ingress.workerLeft(worker);
     }
 
     /**
      * An engine's KV-cache event (blocks stored, removed, cache cleared), from any thread. Events must arrive in
      * the order each engine published them.
+     *
+     * @throws NullPointerException if {@code event} is null (nothing is published).
      */
     public void kvEvent(KvEvent event) {
         Objects.requireNonNull(event, "event");
-        if (closed) {
-            return;
-        }
-        long sequence = ring.next();
-        IngressEvent slot = ring.get(sequence);
-        slot.type = IngressEvent.Type.KV_EVENT;
-        slot.kvEvent = event;
-        ring.publish(sequence);
-        idle.wake();
+        ingress.kvEvent(event);
     }
 
     /**
@@ -264,21 +214,30 @@ public final class ModelRouter implements AutoCloseable {
      * {@code stats().live()} reaches 0 or a grace period ends.
      */
     public void drain() {
-        publish(IngressEvent.Type.DRAIN, 0, 0, null);
+        ingress.drain();
     }
 
-    /** A copy of the router's counters (approximate while the scheduler runs on its own thread). */
+    /**
+     * The router's counters, read with acquire semantics: safe from any thread (the HTTP threads of {@code /health}
+     * and {@code /metrics}).
+     */
     public RouterStatistics stats() {
-        return agent.statistics();
+        return new RouterStatistics(get(Counter.ARRIVED), get(Counter.ADMITTED), get(Counter.DISPATCHED),
+            get(Counter.COMPLETED), get(Counter.ABORTED), get(Counter.REJECTED), get(Counter.DEFERRED),
+            get(Counter.PARKED), get(Counter.EXPIRED), get(Counter.RETRIED), get(Counter.QUEUE_REJECTED),
+            get(Counter.CLASSIFIER_FAILURES), get(Counter.EVENT_FAILURES), get(Counter.LISTENER_FAILURES),
+            get(Counter.STALE_RESULTS), (int) get(Counter.LIVE), (int) get(Counter.QUEUED),
+            (int) get(Counter.DEFERRALS_RUNNING), (int) get(Counter.PARKED_NOW), get(Counter.DUTY_CYCLE_OVERRUNS),
+            get(Counter.CLASSIFIER_TIMEOUTS), get(Counter.SELECTOR_FAILURES), get(Counter.SCHEDULER_ERRORS));
     }
 
     /** Stops the scheduler; unfinished requests are answered as unavailable and end with {@code Aborted}. */
     @Override
     public void close() {
-        if (closed) {
+        if (ingress.isClosed()) {
             return;
         }
-        closed = true;
+        ingress.close();
         if (runner != null) {
             runner.close();
             if (watchdog != null) {
@@ -289,18 +248,7 @@ public final class ModelRouter implements AutoCloseable {
         }
     }
 
-    private void publish(IngressEvent.Type type, long lifecycleId, long value, Throwable cause) {
-        if (closed) {
-            return;
-        }
-        // Lifecycle messages are never dropped: arrivals leave headroom, and the scheduler drains continuously.
-        long sequence = ring.next();
-        IngressEvent event = ring.get(sequence);
-        event.type = type;
-        event.lifecycleId = lifecycleId;
-        event.value = value;
-        event.cause = cause;
-        ring.publish(sequence);
-        idle.wake();
+    private long get(Counter counter) {
+        return counters.get(counter);
     }
 }

@@ -1,6 +1,6 @@
 package dev.sluice.core.router;
 
-import dev.sluice.core.spi.ProviderException;
+import dev.sluice.core.api.ProviderException;
 import dev.sluice.core.spi.RegistryException;
 import dev.sluice.core.spi.RouterPluginRegistry;
 import java.util.Collections;

@@ -2,22 +2,38 @@ package dev.sluice.core.router;
 
 import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.api.OverloadStatus;
+import dev.sluice.core.api.RequestClassifierContext;
+import dev.sluice.core.api.WorkerSelectorContext;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.host.CompositeObserver;
 import dev.sluice.core.host.SchedulerObserver;
+import dev.sluice.core.scheduler.ClassifierHost;
+import dev.sluice.core.scheduler.IngressProxy;
+import dev.sluice.core.scheduler.PeriodicTasks;
+import dev.sluice.core.scheduler.PluginCallGuard;
+import dev.sluice.core.scheduler.RouterCounters;
+import dev.sluice.core.scheduler.RouterSignals;
+import dev.sluice.core.scheduler.SchedulerParts;
+import dev.sluice.core.scheduler.WakeableIdleStrategy;
+import dev.sluice.core.scheduler.WorkerTable;
 import dev.sluice.core.select.DefaultWorkerSelector;
+import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.spi.WorkerSelectorFactory;
 import java.util.Objects;
 import java.util.OptionalDouble;
+import java.util.SplittableRandom;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
 /**
- * Configuration of one model router, set fluently and validated by {@link ModelRouter}. Defaults: the system
- * clock, the synthetic profile (queueing off), pass-through classifier, a 16384-slot ingress ring.
+ * Configuration of one model router, set fluently, then concluded once by the {@link ModelRouter} it configures,
+ * which validates it and builds the router's parts from it (Aeron's {@code Context.conclude()}). Defaults: the
+ * system clock, the synthetic profile (queueing off), the pass-through classifier, the built-in worker selector, a
+ * 16384-slot ingress ring. Not thread-safe: configure it on one thread, then hand it to the router.
  */
 public final class RouterContext {
     private String model = "default";
@@ -36,6 +52,36 @@ public final class RouterContext {
     private long randomSeed = 42;
     private long watchdogThresholdNs = 100_000_000L;
     private long classificationTimeoutNs;
+    private boolean concluded;
+
+    /** The defaults above; set what differs fluently. */
+    public RouterContext() {
+    }
+
+    /**
+     * An unconcluded copy of these settings, for a host that derives a router's context from a template it must not
+     * change (or starts several routers from one).
+     */
+    public RouterContext copy() {
+        RouterContext copy = new RouterContext();
+        copy.model = model;
+        copy.clock = clock;
+        copy.profile = profile;
+        copy.classifierFactory = classifierFactory;
+        copy.blockSize = blockSize;
+        copy.ringSize = ringSize;
+        copy.maxLiveRequests = maxLiveRequests;
+        copy.maxDeferrals = maxDeferrals;
+        copy.overloadStatus = overloadStatus;
+        copy.idleStrategy = idleStrategy;
+        copy.eventsPerDutyCycle = eventsPerDutyCycle;
+        copy.observer = observer;
+        copy.workerSelector = workerSelector;
+        copy.randomSeed = randomSeed;
+        copy.watchdogThresholdNs = watchdogThresholdNs;
+        copy.classificationTimeoutNs = classificationTimeoutNs;
+        return copy;
+    }
 
     public RouterContext model(String name) {
         this.model = Objects.requireNonNull(name, "model");
@@ -216,7 +262,17 @@ public final class RouterContext {
         return classificationTimeoutNs;
     }
 
-    void conclude() {
+    /**
+     * Validates the settings, fills the defaults and builds the scheduler's parts: the ingress ring, the clock, the
+     * counters, the worker table with its selector, and the classifier behind its host. The one place a router is
+     * assembled; a context is concluded once, by the router it configures, and a second router needs a fresh one.
+     *
+     * @param ownThread true when the scheduler gets its own thread (plugin calls can then be timed and cut).
+     */
+    SchedulerParts conclude(boolean ownThread) {
+        if (concluded) {
+            throw new IllegalStateException("this RouterContext already configured a router; give each router its own");
+        }
         if (!BitUtil.isPowerOfTwo(ringSize) || ringSize < 16) {
             throw new IllegalArgumentException("ringSize must be a power of two >= 16, was " + ringSize);
         }
@@ -227,6 +283,25 @@ public final class RouterContext {
         if (overloadStatus < 200 || overloadStatus > 999) {
             throw new IllegalArgumentException("overloadStatus must be 200..999, was " + overloadStatus);
         }
+        concluded = true;
+        WakeableIdleStrategy wakeable = new WakeableIdleStrategy(1_000_000L);
+        IngressProxy ingress = new IngressProxy(ringSize, wakeable);
+        RouterSignals signals = new RouterSignals(wakeable::wake);
+        RouterCounters counters = new RouterCounters(model);
+        WorkerTable workers = new WorkerTable(blockSize, Objects.requireNonNull(workerSelector.create(
+            new WorkerSelectorContext(model, blockSize, new SplittableRandom(randomSeed))),
+            "the worker selector factory returned null"));
+        PeriodicTasks periodic = new PeriodicTasks();
+        RequestClassifierContext classifierContext = new RequestClassifierContext(model, blockSize,
+            workers::snapshot, clock, periodic);
+        RequestClassifier classifier = classifierFactory == null ? new RequestClassifier() { }
+            : Objects.requireNonNull(classifierFactory.create(classifierContext),
+                "the request classifier factory returned null");
+        PluginCallGuard guard = ownThread && classificationTimeoutNs > 0
+            ? new PluginCallGuard(classificationTimeoutNs) : null;
+        return new SchedulerParts(model, clock, profile, ingress, signals, wakeable, counters, workers, periodic,
+            new ClassifierHost(classifier, guard, counters), guard, CompositeObserver.guarding(observer),
+            maxLiveRequests, maxDeferrals, eventsPerDutyCycle, classificationTimeoutNs);
     }
 
     private static void requirePositive(String name, int value) {

@@ -1,13 +1,13 @@
 package dev.sluice.core.router;
 
 import dev.sluice.core.api.DefaultSelectorSettings;
+import dev.sluice.core.api.ProviderException;
 import dev.sluice.core.api.RequestClassifierParameters;
 import dev.sluice.core.api.WorkerSelectorParameters;
 import dev.sluice.core.config.PluginSection;
 import dev.sluice.core.config.WorkerSelectionConfig;
 import dev.sluice.core.select.DefaultSelectorProvider;
 import dev.sluice.core.select.DefaultWorkerSelector;
-import dev.sluice.core.spi.ProviderException;
 import dev.sluice.core.spi.RegistryException;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.spi.RequestClassifierProvider;

@@ -1,7 +1,9 @@
 package dev.sluice.core.router;
 
 /**
- * A copy of a model router's counters.
+ * A copy of a model router's counters, read with acquire semantics from any thread. The scheduler publishes each
+ * total and gauge with release semantics as it changes, so a reader sees changes in the order they happened: once
+ * {@code live} has dropped back, the {@code completed} or {@code aborted} that ended the request is visible too.
  *
  * @param arrived            arrivals that got a lifecycle.
  * @param admitted           requests that entered a policy-class queue.
@@ -25,11 +27,14 @@ package dev.sluice.core.router;
  * @param dutyCycleOverruns  duty cycles that ran past the watchdog's threshold (a plugin blocked the scheduler).
  * @param classifierTimeouts classifications answered 504 {@code classifier_timeout}: deferred, parked or blocked
  *                           past the router's classification timeout.
+ * @param selectorFailures   worker-selector exceptions (the request got a sanitized 500).
+ * @param schedulerErrors    messages or duty cycles whose handling threw: each failed only the request it was about
+ *                           (a sanitized 500, or an abort once dispatched), and the scheduler served on.
  */
 public record RouterStatistics(long arrived, long admitted, long dispatched, long completed, long aborted,
                                long rejected, long deferred, long parked, long expired, long retried,
                                long queueRejected, long classifierFailures, long eventFailures,
                                long listenerFailures, long staleResults, int live, int queued,
                                int deferralsRunning, int parkedNow, long dutyCycleOverruns,
-                               long classifierTimeouts) {
+                               long classifierTimeouts, long selectorFailures, long schedulerErrors) {
 }

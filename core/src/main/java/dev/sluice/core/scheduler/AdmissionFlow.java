@@ -3,7 +3,6 @@ package dev.sluice.core.scheduler;
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyEvent;
-import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.config.PolicyClassSpec;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.host.SchedulerObserver;
@@ -12,116 +11,103 @@ import dev.sluice.core.queue.PolicyQueues;
 import dev.sluice.core.queue.QueueEntry;
 import dev.sluice.core.queue.QueueRejection;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The admission state machine of one model router: classify, then admit, reject, defer or park; enqueue into the
- * policy class; dispatch to a worker; end each lifecycle with exactly one terminal event.
+ * policy class; dispatch to a worker; end each lifecycle with exactly one terminal event. Read it top-down: every
+ * input names the step it starts; classification steps return a {@link Verdict} that {@link #carryOut} acts on;
+ * every phase change goes through {@link LifecycleTable#moveTo}, which refuses an illegal one.
  *
  * <pre>
- *   REGISTERED ─classify─▶ admit ─▶ QUEUED ─dispatch─▶ SENT ─first item─▶ RESPONDING ─▶ TERMINAL (Completed)
- *        │                 reject ─────────────────────────────────────────────────▶ TERMINAL (Aborted)
- *        ├─ defer ─▶ DEFERRED (virtual thread) ─result─▶ admit | reject
- *        └─ park  ─▶ PARKED (no thread) ─wake-up or deadline─▶ admit | reject
- *   a classification timeout ends DEFERRED and PARKED (and a blocked classify call) with 504 classifier_timeout
- *   cancellation, deadlines and failures end any phase with one Aborted
+ *   arrived ─▶ ClassifyStage ─verdict─▶ ENQUEUE ─▶ enqueue ─▶ QUEUED ─dispatch─▶ SENT ─responding─▶ RESPONDING
+ *   wake-up, continuation result,  │    REJECT / FAIL ─▶ reject (the handler hears the error) ─▶ TERMINAL
+ *   classification deadline ───────┘    WAIT (deferred, parked, or nothing to do)
+ *   completed ─▶ TERMINAL (Completed)   aborted, queue deadline, failure ─▶ TERMINAL (Aborted)
  * </pre>
  *
- * <p>Classification itself (classify, defer, park, wake-ups) is {@link ClassifyStage}'s; this class owns the queue,
- * dispatch and the end of each lifecycle. Owned by the scheduler thread; not thread-safe.
+ * <p>Queue deadlines live in the {@link PolicyQueues} alone (expired entries are swept out every duty cycle and before
+ * every dispatch); the {@link Timers} hold only classification deadlines. Owned by the scheduler thread; not
+ * thread-safe.
  */
 final class AdmissionFlow implements Timers.Expiry {
+    private static final Logger LOG = LoggerFactory.getLogger(AdmissionFlow.class);
+
+    private final ClassifyStage stage;
     private final ClassifierHost host;
     private final LifecycleTable lifecycles;
     private final PolicyQueues queues;
     private final WorkerTable workers;
     private final Timers timers;
     private final Deferrals deferrals;
-    private final RouterStats stats;
+    private final RouterCounters counters;
     private final PolicyProfile profile;
     private final SchedulerObserver observer;
     private final DrainRate drain;
-    private final ClassifyStage stage;
     private final ExpiredSink expiredSink = this::onQueueExpired;
     private long nowNs;
     private boolean dispatchNeeded;
 
-    AdmissionFlow(ClassifierHost host, LifecycleTable lifecycles, PolicyQueues queues, WorkerTable workers,
-                  Deferrals deferrals, RouterStats stats, SchedulerObserver observer, long startNs,
-                  long classificationTimeoutNs) {
-        this.observer = observer;
+    AdmissionFlow(ClassifyStage stage, ClassifierHost host, LifecycleTable lifecycles, PolicyQueues queues,
+                  WorkerTable workers, Timers timers, Deferrals deferrals, RouterCounters counters,
+                  SchedulerObserver observer, DrainRate drain) {
+        this.stage = stage;
         this.host = host;
         this.lifecycles = lifecycles;
         this.queues = queues;
         this.workers = workers;
-        this.timers = new Timers(startNs, this);
+        this.timers = timers;
         this.deferrals = deferrals;
-        this.stats = stats;
+        this.counters = counters;
         this.profile = queues.profile();
-        this.drain = new DrainRate(profile.classes().size());
-        this.stage = new ClassifyStage(this, host, workers, deferrals, timers, stats, observer, drain,
-            classificationTimeoutNs);
-    }
-
-    void now(long nanos) {
-        nowNs = nanos;
-    }
-
-    /** The deadlines of parked and queued requests. */
-    Timers timers() {
-        return timers;
+        this.observer = observer;
+        this.drain = drain;
     }
 
     /** The router's clock at the current duty cycle. */
-    long now() {
-        return nowNs;
+    void now(long nanos) {
+        nowNs = nanos;
+        stage.now(nanos);
     }
 
-    /** A registered request: classify it (or reuse the cached classification of a retry). */
-    void classify(LiveRequest request) {
-        stage.classify(request);
+    /** A registered request: classify it. */
+    void arrived(LiveRequest request) {
+        carryOut(request, stage.classify(request));
     }
 
     /** A wake-up of a parked request. */
     void onWake(LiveRequest request, AdmissionError rejection) {
-        stage.onWake(request, rejection);
+        carryOut(request, stage.onWake(request, rejection));
     }
 
     /** A continuation's result; stale results (lifecycle ended or reused) never reach here. */
     void onDeferralResult(LiveRequest request, Classification result, Throwable failure) {
-        stage.onDeferralResult(request, result, failure);
+        carryOut(request, stage.onDeferralResult(request, result, failure));
     }
 
-    void leaveParked(LiveRequest request) {
-        if (request.phase == LifecyclePhase.PARKED) {
-            stats.parkedNow--;
-        }
-    }
-
+    /** A classification deadline (park or timeout) passed. */
     @Override
     public void onDeadline(LiveRequest request, long now) {
-        if (request.phase == LifecyclePhase.PARKED) {
-            stage.onParkDeadline(request);
-        } else if (request.phase == LifecyclePhase.DEFERRED) {
-            stage.onClassifyDeadline(request);
-        } else if (request.phase == LifecyclePhase.QUEUED && queues.remove(request)) {
-            expireQueued(request);
+        try {
+            carryOut(request, stage.onDeadline(request));
+        } catch (Throwable t) {
+            contain(request, t);
         }
     }
 
-    private void onQueueExpired(QueueEntry entry) {
-        LiveRequest request = (LiveRequest) entry;
-        timers.cancel(request);
-        expireQueued(request);
+    private void carryOut(LiveRequest request, Verdict verdict) {
+        switch (verdict.next()) {
+            case ENQUEUE -> enqueue(request);
+            case REJECT -> reject(request, verdict.error());
+            case FAIL -> fail(request, verdict.error());
+            case WAIT -> {
+            }
+        }
     }
 
-    private void expireQueued(LiveRequest request) {
-        stats.expired++;
-        int classIndex = request.classIndex();
-        reject(request, drain.stamp(Rejections.DEADLINE, classIndex, queues.size(classIndex)));
-    }
-
-    /** Enqueues an admitted request with a fresh queue snapshot, then dispatches whatever can go. */
-    void enqueue(LiveRequest request) {
+    /** Enqueues an admitted request with a fresh queue snapshot; dispatch follows after the message. */
+    private void enqueue(LiveRequest request) {
         if (workers.count() == 0) {
             reject(request, drain.stamp(Rejections.NO_ENDPOINTS, -1, 0));
             return;
@@ -143,7 +129,7 @@ final class AdmissionFlow implements Timers.Expiry {
             classIndex = profile.resolveLenient(request.requestedPolicyClass(), uncached);
         }
         if (request.dueAt() <= nowNs) {
-            stats.expired++;
+            counters.increment(RouterCounters.Counter.EXPIRED);
             reject(request, drain.stamp(Rejections.DEADLINE, classIndex, queues.size(classIndex)));
             return;
         }
@@ -152,18 +138,26 @@ final class AdmissionFlow implements Timers.Expiry {
             request.priorityJumpIn, nowNs, request.pinnedWorker());
         QueueRejection rejection = queues.enqueue(request, workers.count(), workers);
         if (rejection != null) {
-            stats.queueRejected++;
+            counters.increment(RouterCounters.Counter.QUEUE_REJECTED);
             reject(request, drain.stamp(Rejections.queueRejected(rejection), classIndex, queues.size(classIndex)));
             return;
         }
         observer.onEnqueued(nowNs, request, profile.classes().get(classIndex));
-        leaveParked(request);
-        request.phase = LifecyclePhase.QUEUED;
-        stats.admitted++;
-        if (request.dueAt() != ClassifyRequest.NO_DEADLINE) {
-            timers.schedule(request, request.dueAt());
-        }
+        lifecycles.moveTo(request, LifecyclePhase.QUEUED);
+        counters.increment(RouterCounters.Counter.ADMITTED);
         dispatchNeeded = true;
+    }
+
+    /** Rejects every queued request whose deadline has passed; returns how many. Once per duty cycle. */
+    int expireQueued() {
+        return queues.sweepExpired(nowNs, expiredSink);
+    }
+
+    private void onQueueExpired(QueueEntry entry) {
+        LiveRequest request = (LiveRequest) entry;
+        counters.increment(RouterCounters.Counter.EXPIRED);
+        int classIndex = request.classIndex();
+        reject(request, drain.stamp(Rejections.DEADLINE, classIndex, queues.size(classIndex)));
     }
 
     /**
@@ -186,27 +180,17 @@ final class AdmissionFlow implements Timers.Expiry {
         dispatchNeeded = true;
     }
 
-    /** Releases the request's booking and lets lanes parked on its worker be asked again. */
-    private void release(LiveRequest request) {
-        WorkerState worker = request.bookedWorker;
-        workers.release(request);
-        if (worker != null) {
-            queues.onWorkerChanged(worker.id);
-        }
-    }
-
     private int dispatch() {
         int dispatched = 0;
         QueueEntry entry;
         while ((entry = queues.pollDispatchable(workers, nowNs, expiredSink)) != null) {
             LiveRequest request = (LiveRequest) entry;
-            timers.cancel(request);
             PolicyClassSpec spec = profile.classes().get(request.classIndex());
             WorkerState worker;
             try {
                 worker = workers.select(request, spec);
             } catch (RuntimeException e) {
-                stats.selectorFailures++;
+                counters.increment(RouterCounters.Counter.SELECTOR_FAILURES);
                 lifecycles.logSanitized(request, Rejections.selectorFailed(e));
                 reject(request, Rejections.selectorFailed(e));
                 continue;
@@ -219,8 +203,8 @@ final class AdmissionFlow implements Timers.Expiry {
             queues.onWorkerChanged(worker.id);
             observer.onDispatched(nowNs, request, worker.id);
             drain.onDispatch(request.classIndex(), nowNs);
-            request.phase = LifecyclePhase.SENT;
-            stats.dispatched++;
+            lifecycles.moveTo(request, LifecyclePhase.SENT);
+            counters.increment(RouterCounters.Counter.DISPATCHED);
             dispatched++;
             if (!lifecycles.notifyDispatched(request, worker)) {
                 abort(request, null);
@@ -235,11 +219,11 @@ final class AdmissionFlow implements Timers.Expiry {
 
     /** The first response item arrived. */
     void responding(LiveRequest request) {
-        if (request.phase != LifecyclePhase.SENT) {
+        if (request.phase() != LifecyclePhase.SENT) {
             return;
         }
         observer.onResponding(nowNs, request);
-        request.phase = LifecyclePhase.RESPONDING;
+        lifecycles.moveTo(request, LifecyclePhase.RESPONDING);
         workers.prefillDone(request);
         queues.onWorkerChanged(request.lastWorker);
         if (host.observesEvents()) {
@@ -250,12 +234,11 @@ final class AdmissionFlow implements Timers.Expiry {
 
     /** The request finished; without a worker ever recorded it ends as aborted. */
     void completed(LiveRequest request) {
-        if (request.lastWorker == null || (request.phase != LifecyclePhase.SENT
-            && request.phase != LifecyclePhase.RESPONDING)) {
+        if (request.lastWorker == null || !request.phase().dispatched()) {
             abort(request, null);
             return;
         }
-        stats.completed++;
+        counters.increment(RouterCounters.Counter.COMPLETED);
         observer.onCompleted(nowNs, request, request.reportedContextTokens());
         terminate(request, true, null);
     }
@@ -265,7 +248,7 @@ final class AdmissionFlow implements Timers.Expiry {
      * request is removed and answered as cancelled, a dispatched one releases its booking.
      */
     void abort(LiveRequest request, Throwable cause) {
-        switch (request.phase) {
+        switch (request.phase()) {
             case DEFERRED -> {
                 deferrals.interrupt(request);
                 lifecycles.notifyRejected(request, Rejections.CANCELLED);
@@ -281,37 +264,79 @@ final class AdmissionFlow implements Timers.Expiry {
             default -> {
             }
         }
-        stats.aborted++;
+        counters.increment(RouterCounters.Counter.ABORTED);
         observer.onAborted(nowNs, request, cause);
         terminate(request, false, cause);
     }
 
     /** A dispatch attempt failed and will be retried: back to the queue with the cached classification. */
     void retry(LiveRequest request) {
-        if (request.phase != LifecyclePhase.SENT && request.phase != LifecyclePhase.RESPONDING) {
+        if (!request.phase().dispatched()) {
             return;
         }
         observer.onRetried(nowNs, request);
         release(request);
-        request.phase = LifecyclePhase.REGISTERED;
-        stats.retried++;
+        lifecycles.moveTo(request, LifecyclePhase.REGISTERED);
+        counters.increment(RouterCounters.Counter.RETRIED);
         dispatchNeeded = true;
-        classify(request);
+        carryOut(request, stage.classify(request));
+    }
+
+    /**
+     * Handling an input about this request threw (a bug, or a listener or observer error that escaped its guard):
+     * count and log it, then end the request so nothing of it is left behind (out of the queue, its timer,
+     * continuation and booking released), answered with a sanitized 500 if it was not dispatched yet, else aborted.
+     * The scheduler serves on; a failure while ending it is logged and leaves the record to the shutdown sweep.
+     */
+    void contain(LiveRequest request, Throwable error) {
+        counters.increment(RouterCounters.Counter.SCHEDULER_ERRORS);
+        LOG.error("the scheduler failed handling {}; failing that request and serving on", request, error);
+        try {
+            failOnError(request, error);
+        } catch (Throwable again) {
+            LOG.error("the scheduler could not end {} after a failure", request, again);
+        }
+    }
+
+    private void failOnError(LiveRequest request, Throwable error) {
+        if (request.phase() == LifecyclePhase.TERMINAL) {
+            return;
+        }
+        queues.remove(request);
+        if (request.phase() == LifecyclePhase.DEFERRED) {
+            deferrals.interrupt(request);
+        }
+        if (request.phase().dispatched()) {
+            counters.increment(RouterCounters.Counter.ABORTED);
+            observer.onAborted(nowNs, request, error);
+            terminate(request, false, error);
+        } else {
+            reject(request, Rejections.schedulerFailed(error));
+        }
     }
 
     /** Rejects before dispatch: the handler gets the error, the classifier one {@code Aborted} carrying it. */
     void reject(LiveRequest request, AdmissionError error) {
-        stats.rejected++;
+        counters.increment(RouterCounters.Counter.REJECTED);
         observer.onRejected(nowNs, request, error);
         lifecycles.notifyRejected(request, error);
         terminate(request, false, error);
     }
 
     /** A classifier failure: sanitized for the client, logged in full for the operator. */
-    void fail(LiveRequest request, AdmissionError error) {
-        stats.classifierFailures++;
+    private void fail(LiveRequest request, AdmissionError error) {
+        counters.increment(RouterCounters.Counter.CLASSIFIER_FAILURES);
         lifecycles.logSanitized(request, error);
         reject(request, error);
+    }
+
+    /** Releases the request's booking and lets lanes parked on its worker be asked again. */
+    private void release(LiveRequest request) {
+        WorkerState worker = request.bookedWorker;
+        workers.release(request);
+        if (worker != null) {
+            queues.onWorkerChanged(worker.id);
+        }
     }
 
     private void terminate(LiveRequest request, boolean completed, Throwable cause) {
@@ -321,8 +346,7 @@ final class AdmissionFlow implements Timers.Expiry {
         if (wakeup != null) {
             wakeup.close();
         }
-        leaveParked(request);
-        request.phase = LifecyclePhase.TERMINAL;
+        lifecycles.moveTo(request, LifecyclePhase.TERMINAL);
         lifecycles.remove(request);
         if (host.observesEvents()) {
             host.deliver(completed

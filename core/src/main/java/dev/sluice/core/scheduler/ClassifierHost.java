@@ -24,22 +24,19 @@ public final class ClassifierHost {
     private final boolean passThrough;
     private final boolean observesEvents;
     private final PluginCallGuard guard;
-    long classifyFailures;
-    long eventFailures;
+    private final RouterCounters counters;
 
-    public ClassifierHost(RequestClassifier classifier) {
-        this(classifier, null);
-    }
-
-    /** {@code guard} is {@code null} when plugin calls are not timed. */
-    public ClassifierHost(RequestClassifier classifier, PluginCallGuard guard) {
+    /** {@code guard} is {@code null} when plugin calls are not timed; failed deliveries count in {@code counters}. */
+    public ClassifierHost(RequestClassifier classifier, PluginCallGuard guard, RouterCounters counters) {
         this.classifier = classifier;
         this.guard = guard;
+        this.counters = counters;
         this.passThrough = !overrides(classifier, "classify", dev.sluice.core.api.ClassifyRequest.class);
         this.observesEvents = overrides(classifier, "onEvent", ClassifyEvent.class);
     }
 
-    RequestClassifier classifier() {
+    /** The classifier instance (the pass-through one when none is configured). */
+    public RequestClassifier classifier() {
         return classifier;
     }
 
@@ -70,9 +67,6 @@ public final class ClassifierHost {
         if (guard != null && guard.end()) {
             return TimedOut.INSTANCE;
         }
-        if (outcome instanceof Failure) {
-            classifyFailures++;
-        }
         return outcome;
     }
 
@@ -92,16 +86,12 @@ public final class ClassifierHost {
                 + guard.timeoutNs() / 1_000_000 + " ms and was interrupted");
         }
         if (failure != null) {
-            eventFailures++;
+            counters.increment(RouterCounters.Counter.EVENT_FAILURES);
             LOG.error("Request classifier failed while processing a lifecycle event {} of request {}",
                 event.getClass().getSimpleName(), event.requestId(), failure);
         }
     }
 
-    /** Calls cut by the classification timeout so far. */
-    long cutCalls() {
-        return guard == null ? 0 : guard.cuts();
-    }
 
     /** A {@code classify} call that threw. */
     record Failure(Throwable cause) {

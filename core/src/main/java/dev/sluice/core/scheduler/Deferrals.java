@@ -10,12 +10,14 @@ import dev.sluice.core.api.Continuation;
  */
 final class Deferrals {
     private final RouterSignals signals;
+    private final RouterCounters counters;
     private final int max;
     private final Thread.Builder builder = Thread.ofVirtual().name("sluice-deferral-", 0);
     private int running;
 
-    Deferrals(RouterSignals signals, int max) {
+    Deferrals(RouterSignals signals, RouterCounters counters, int max) {
         this.signals = signals;
+        this.counters = counters;
         this.max = max;
     }
 
@@ -27,6 +29,7 @@ final class Deferrals {
         request.prepareForOtherThread();
         request.deferralRunning = true;
         running++;
+        counters.set(RouterCounters.Counter.DEFERRALS_RUNNING, running);
         long lifecycleId = request.lifecycleId;
         request.deferral = builder.start(() -> {
             Classification result = null;
@@ -44,6 +47,7 @@ final class Deferrals {
     /** The continuation's result came back: the record is the scheduler's alone again. */
     void finished(LiveRequest request) {
         running--;
+        counters.set(RouterCounters.Counter.DEFERRALS_RUNNING, running);
         request.deferralRunning = false;
         request.deferral = null;
     }

@@ -4,15 +4,15 @@ import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.kv.KvEvent;
-import java.util.OptionalLong;
 
 /**
- * A preallocated slot of the ingress ring: one message to the scheduler. Producers fill it between claim and
- * publish; the scheduler reads it and clears its references.
+ * A preallocated slot of the ingress ring: one message to the scheduler. {@link IngressProxy} fills it between claim
+ * and publish with plain stores only (nothing that can throw); the scheduler reads it, then {@link #clear()}s its
+ * references so a slot keeps nothing alive.
  */
-public final class IngressEvent {
+final class IngressEvent {
     /** What the message asks for. */
-    public enum Type {
+    enum Type {
         ARRIVE,
         RESPONDING,
         COMPLETED,
@@ -26,23 +26,48 @@ public final class IngressEvent {
         DRAIN
     }
 
-    public Type type;
-    public long lifecycleId;
-    public long time;
-    public long value;
-    public AdmissionRequest request;
-    public AdmissionListener listener;
-    public Throwable cause;
-    public WorkerWithDpRank worker;
-    public OptionalLong totalKvBlocks;
-    public KvEvent kvEvent;
+    Type type;
+    long lifecycleId;
+    /** ARRIVE: the ingress time; CONTEXT_TOKENS, OUTPUT_TOKENS: the tokens; WORKER_JOIN: max_num_batched_tokens. */
+    long value;
+    /** WORKER_JOIN: the total KV blocks, or -1 when the worker published none. */
+    long value2;
+    AdmissionRequest request;
+    AdmissionListener listener;
+    /** ABORTED: the cause (may be null); WORKER_JOIN, WORKER_LEAVE: the worker; KV_EVENT: the event. */
+    Object subject;
+
+    void arrival(long id, long ingressAt, AdmissionRequest arriving, AdmissionListener outcome) {
+        type = Type.ARRIVE;
+        lifecycleId = id;
+        value = ingressAt;
+        request = arriving;
+        listener = outcome;
+    }
+
+    void message(Type messageType, long id, long first, long second, Object about) {
+        type = messageType;
+        lifecycleId = id;
+        value = first;
+        value2 = second;
+        subject = about;
+    }
+
+    Throwable cause() {
+        return (Throwable) subject;
+    }
+
+    WorkerWithDpRank worker() {
+        return (WorkerWithDpRank) subject;
+    }
+
+    KvEvent kvEvent() {
+        return (KvEvent) subject;
+    }
 
     void clear() {
-        kvEvent = null;
         request = null;
         listener = null;
-        cause = null;
-        worker = null;
-        totalKvBlocks = null;
+        subject = null;
     }
 }

@@ -12,6 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The live lifecycles of one model router, by lifecycle id and by request id, and the pool of records they reuse.
+ * Every phase change goes through {@link #moveTo}; the live, queued and parked gauges are published as they change,
+ * so a reader on another thread never sees a request end before it sees it counted.
  * One live lifecycle per request id; the id is free again once the terminal event has been delivered. Also the
  * one place that calls the submitter's {@link AdmissionListener}, containing its failures.
  *
@@ -22,15 +24,16 @@ final class LifecycleTable {
 
     private final Long2ObjectHashMap<LiveRequest> byLifecycle = new Long2ObjectHashMap<>();
     private final Object2ObjectHashMap<String, LiveRequest> byRequestId = new Object2ObjectHashMap<>();
+    private final int[] inPhase = new int[LifecyclePhase.values().length];
     private final RouterSignals signals;
-    private final RouterStats stats;
+    private final RouterCounters counters;
     private final int maxLive;
     private LiveRequest[] free = new LiveRequest[64];
     private int freeCount;
 
-    LifecycleTable(RouterSignals signals, RouterStats stats, int maxLive) {
+    LifecycleTable(RouterSignals signals, RouterCounters counters, int maxLive) {
         this.signals = signals;
-        this.stats = stats;
+        this.counters = counters;
         this.maxLive = maxLive;
     }
 
@@ -53,9 +56,36 @@ final class LifecycleTable {
         LiveRequest record = freeCount > 0 ? free[--freeCount] : new LiveRequest(signals);
         free[freeCount] = null;
         record.begin(lifecycleId, request, ingressAt, listener);
+        moveTo(record, LifecyclePhase.REGISTERED);
         byLifecycle.put(lifecycleId, record);
         byRequestId.put(record.requestId(), record);
+        counters.set(RouterCounters.Counter.LIVE, byLifecycle.size());
         return record;
+    }
+
+    /**
+     * Moves a record to its next phase: the one transition method, which refuses an illegal move (see
+     * {@link LifecyclePhase#canMoveTo}) and keeps the count of records in each phase.
+     */
+    void moveTo(LiveRequest record, LifecyclePhase next) {
+        LifecyclePhase previous = record.moveTo(next);
+        if (previous != LifecyclePhase.TERMINAL) {
+            inPhase[previous.ordinal()]--;
+        }
+        if (next != LifecyclePhase.TERMINAL) {
+            inPhase[next.ordinal()]++;
+        }
+        if (previous == LifecyclePhase.QUEUED || next == LifecyclePhase.QUEUED) {
+            counters.set(RouterCounters.Counter.QUEUED, inPhase[LifecyclePhase.QUEUED.ordinal()]);
+        }
+        if (previous == LifecyclePhase.PARKED || next == LifecyclePhase.PARKED) {
+            counters.set(RouterCounters.Counter.PARKED_NOW, inPhase[LifecyclePhase.PARKED.ordinal()]);
+        }
+    }
+
+    /** Live records in {@code phase} now; ended records are not counted ({@code TERMINAL} is always 0). */
+    int inPhase(LifecyclePhase phase) {
+        return inPhase[phase.ordinal()];
     }
 
     /** The live lifecycle, or {@code null} when it ended (or never existed). */
@@ -67,6 +97,7 @@ final class LifecycleTable {
     void remove(LiveRequest record) {
         byLifecycle.remove(record.lifecycleId);
         byRequestId.remove(record.requestId());
+        counters.set(RouterCounters.Counter.LIVE, byLifecycle.size());
     }
 
     /** Returns a terminated record to the pool. */
@@ -90,7 +121,7 @@ final class LifecycleTable {
             listener.onDispatched(record.lifecycleId, worker.id);
             return true;
         } catch (RuntimeException e) {
-            stats.listenerFailures++;
+            counters.increment(RouterCounters.Counter.LISTENER_FAILURES);
             LOG.error("Admission listener failed on dispatch of {}; aborting it", record, e);
             return false;
         }
@@ -106,7 +137,7 @@ final class LifecycleTable {
         try {
             listener.onRejected(record.lifecycleId, error);
         } catch (RuntimeException e) {
-            stats.listenerFailures++;
+            counters.increment(RouterCounters.Counter.LISTENER_FAILURES);
             LOG.error("Admission listener failed on rejection of {}", record, e);
         }
     }

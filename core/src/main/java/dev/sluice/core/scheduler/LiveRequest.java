@@ -19,7 +19,7 @@ import dev.sluice.core.queue.QueueEntry;
  */
 final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestView {
     long lifecycleId;
-    LifecyclePhase phase = LifecyclePhase.TERMINAL;
+    private LifecyclePhase phase = LifecyclePhase.TERMINAL;
     AdmissionListener listener;
 
     private String requestId;
@@ -72,7 +72,6 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
 
     void begin(long id, AdmissionRequest request, long ingressAtNs, AdmissionListener outcome) {
         lifecycleId = id;
-        phase = LifecyclePhase.REGISTERED;
         listener = outcome;
         requestId = request.requestId();
         inputTokens = request.inputTokens();
@@ -126,6 +125,24 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
         parkTimeout = null;
         localHashes = null;
         sequenceHashes = null;
+    }
+
+    LifecyclePhase phase() {
+        return phase;
+    }
+
+    /**
+     * The one place a phase changes: moves to {@code next} if the move is legal, else throws (a scheduler bug, which
+     * fails this request only). Returns the phase left. Call it through {@link LifecycleTable#moveTo}, which keeps the
+     * per-phase counts.
+     */
+    LifecyclePhase moveTo(LifecyclePhase next) {
+        LifecyclePhase previous = phase;
+        if (!previous.canMoveTo(next)) {
+            throw new IllegalStateException("illegal lifecycle move " + previous + " -> " + next + " of " + this);
+        }
+        phase = next;
+        return previous;
     }
 
     long[] localBlockHashes() {

@@ -50,6 +50,16 @@ public final class Rejections {
             .publicMessage("request classification timed out").diagnostic(diagnostic);
     }
 
+    /**
+     * Handling one of the scheduler's messages threw (a bug in sluice or a broken listener or observer that escaped
+     * its guard): that request fails with a sanitized 500, detail for operators; the scheduler serves on.
+     */
+    static AdmissionError schedulerFailed(Throwable cause) {
+        return AdmissionError.of(ErrorClass.INTERNAL).reason("scheduler_failed")
+            .publicMessage("internal error").diagnostic("the scheduler failed handling this request: " + cause)
+            .causedBy(cause);
+    }
+
     /** The worker selector failed: sanitized 500, detail for operators. */
     static AdmissionError selectorFailed(Throwable cause) {
         return AdmissionError.of(ErrorClass.INTERNAL).reason("worker_selection_failed")

@@ -1,84 +1,96 @@
 package dev.sluice.core.scheduler;
 
 import com.lmax.disruptor.EventPoller;
-import com.lmax.disruptor.RingBuffer;
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.host.AdmissionListener;
-import dev.sluice.core.host.AdmissionRequest;
-import dev.sluice.core.host.CompositeObserver;
+import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.queue.PolicyQueues;
-import dev.sluice.core.router.RouterContext;
-import dev.sluice.core.router.RouterStatistics;
+import java.util.OptionalLong;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The single writer of one model router's admission state. Each duty cycle reads the clock once, then handles
- * ingress messages from the ring, continuation results and wake-ups from the inbox, and due deadlines; after each
- * message it dispatches whatever became dispatchable.
+ * ingress messages from the ring, continuation results and wake-ups from the inbox, due classification deadlines,
+ * expired queue deadlines and the classifier's periodic tasks; after each message it dispatches whatever became
+ * dispatchable.
  *
  * <pre>
- *   ring (arrivals, lifecycle, workers) ─┐
- *   inbox (continuations, wake-ups)    ──┼─▶ AdmissionFlow ─▶ PolicyQueues ─▶ WorkerTable ─▶ listener
- *   timer wheel (park, queue deadlines) ─┘
+ *   ring (arrivals, lifecycle, workers, KV) ─┐
+ *   inbox (continuations, wake-ups)        ──┼─▶ AdmissionFlow ─▶ PolicyQueues ─▶ WorkerTable ─▶ listener
+ *   timer wheel (classification deadlines) ─┤        ▲ ClassifyStage (verdicts)
+ *   queue deadlines, periodic tasks ────────┘
  * </pre>
  *
- * <p>Run by an Agrona {@code AgentRunner} on its own platform thread, or stepped by hand in tests. Not thread-safe.
+ * <p>A message whose handling throws fails the request it is about (a sanitized 500, or an abort once dispatched),
+ * is counted in {@code SCHEDULER_ERRORS} and logged, and the ring's sequence moves on, as the Disruptor's
+ * {@code BatchEventProcessor} does: one bad message never stops the others. The agent builds only its own
+ * single-threaded state; everything configured or shared comes in its {@link SchedulerParts}.
+ *
+ * <p>Run by an Agrona {@code AgentRunner} on its own platform thread, or stepped by an {@code AgentInvoker} in tests
+ * and replays. Not thread-safe, except {@link #hasPendingWork()}.
  */
 public final class SchedulerAgent implements Agent {
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerAgent.class);
+
     private final String name;
     private final NanoClock clock;
-    private final RingBuffer<IngressEvent> ring;
+    private final IngressProxy ingress;
     private final EventPoller<IngressEvent> poller;
     private final EventPoller.Handler<IngressEvent> handler = this::onIngress;
     private final int eventsPerCycle;
     private final RouterSignals signals;
+    private final RouterCounters counters;
     private final LifecycleTable lifecycles;
     private final PolicyQueues queues;
     private final WorkerTable workers;
     private final Timers timers;
     private final Deferrals deferrals;
     private final AdmissionFlow flow;
-    private final ClassifierHost host;
-    private final RouterStats stats;
-    private final CompositeObserver observer;
+    private final SchedulerObserver observer;
     private final PeriodicTasks periodic;
+    private final SchedulerWatchdog watchdog;
     private int eventsThisCycle;
     private boolean draining;
     private long nowNs;
 
-    public SchedulerAgent(RouterContext context, RingBuffer<IngressEvent> ring, RouterSignals signals, ClassifierHost host,
-                   WorkerTable workers, PeriodicTasks periodic, RouterStats stats) {
-        this.periodic = periodic;
-        this.name = "sluice-scheduler-" + context.model();
-        this.clock = context.clock();
-        this.ring = ring;
-        this.poller = ring.newPoller();
-        ring.addGatingSequences(poller.getSequence());
-        this.eventsPerCycle = context.eventsPerDutyCycle();
-        this.signals = signals;
-        this.host = host;
-        this.workers = workers;
-        this.stats = stats;
+    /**
+     * @param watchdog stamps each duty cycle for the router's watchdog thread, or {@code null} (a stepped router).
+     */
+    public SchedulerAgent(SchedulerParts parts, SchedulerWatchdog watchdog) {
+        this.name = roleName(parts.model());
+        this.clock = parts.clock();
+        this.ingress = parts.ingress();
+        this.poller = ingress.ring().newPoller();
+        ingress.ring().addGatingSequences(poller.getSequence());
+        this.eventsPerCycle = parts.eventsPerDutyCycle();
+        this.signals = parts.signals();
+        this.counters = parts.counters();
+        this.workers = parts.workers();
+        this.observer = parts.observer();
+        this.periodic = parts.periodic();
+        this.watchdog = watchdog;
         this.nowNs = clock.nanoTime();
-        this.lifecycles = new LifecycleTable(signals, stats, context.maxLiveRequests());
-        this.queues = new PolicyQueues(context.profile());
-        this.deferrals = new Deferrals(signals, context.maxDeferrals());
-        this.observer = CompositeObserver.guarding(context.observer());
-        this.flow = new AdmissionFlow(host, lifecycles, queues, workers, deferrals, stats, observer, nowNs,
-            context.classificationTimeoutNs());
-        this.timers = flow.timers();
+        this.lifecycles = new LifecycleTable(signals, counters, parts.maxLiveRequests());
+        this.queues = new PolicyQueues(parts.profile());
+        this.deferrals = new Deferrals(signals, counters, parts.maxDeferrals());
+        this.timers = new Timers(nowNs);
+        DrainRate drain = new DrainRate(parts.profile().classes().size());
+        ClassifyStage stage = new ClassifyStage(parts.classifier(), lifecycles, workers, deferrals, timers, counters,
+            observer, drain, parts.classificationTimeoutNs());
+        this.flow = new AdmissionFlow(stage, parts.classifier(), lifecycles, queues, workers, timers, deferrals,
+            counters, observer, drain);
     }
 
-    /** Set once by the owning router when the scheduler runs on its own thread. */
-    private SchedulerWatchdog watchdog;
-
-    public void watchdog(SchedulerWatchdog dog) {
-        this.watchdog = dog;
+    /** The scheduler thread's name for a model. */
+    public static String roleName(String model) {
+        return "sluice-scheduler-" + model;
     }
 
     @Override
-    public int doWork() throws Exception {
+    public int doWork() {
         SchedulerWatchdog dog = watchdog;
         if (dog == null) {
             return cycle();
@@ -91,14 +103,20 @@ public final class SchedulerAgent implements Agent {
         }
     }
 
-    private int cycle() throws Exception {
+    private int cycle() {
         nowNs = clock.nanoTime();
         flow.now(nowNs);
         eventsThisCycle = 0;
-        poller.poll(handler);
+        try {
+            poller.poll(handler);
+        } catch (Exception e) {
+            // The handler contains every failure, so only the poller itself can get here.
+            throw new IllegalStateException("the ingress poller failed", e);
+        }
         int work = eventsThisCycle;
         work += drainInbox();
-        work += timers.poll(nowNs);
+        work += timers.poll(nowNs, flow);
+        work += flow.expireQueued();
         work += periodic.run(nowNs);
         work += flow.dispatchIfNeeded();
         return work;
@@ -122,22 +140,19 @@ public final class SchedulerAgent implements Agent {
 
     /** True when the ring or the inbox holds work the scheduler has not taken yet (any thread). */
     public boolean hasPendingWork() {
-        return ring.getCursor() > poller.getSequence().get() || !signals.isEmpty();
+        return ingress.hasPending(poller.getSequence().get()) || !signals.isEmpty();
     }
 
-    public RouterStatistics statistics() {
-        SchedulerWatchdog dog = watchdog;
-        return stats.copy(lifecycles.size(), queues.size(), deferrals.running(), host.eventFailures,
-            dog == null ? 0 : dog.overruns());
-    }
 
     private boolean onIngress(IngressEvent event, long sequence, boolean endOfBatch) {
         try {
             route(event);
+            flow.dispatchIfNeeded();
+        } catch (Throwable t) {
+            failed(event, t);
         } finally {
             event.clear();
         }
-        flow.dispatchIfNeeded();
         return ++eventsThisCycle < eventsPerCycle;
     }
 
@@ -145,19 +160,20 @@ public final class SchedulerAgent implements Agent {
         switch (event.type) {
             case ARRIVE -> arrive(event);
             case WORKER_JOIN -> {
-                workers.join(event.worker, event.value, event.totalKvBlocks);
-                observer.onWorkerJoined(nowNs, event.worker, event.value, event.totalKvBlocks);
+                OptionalLong blocks = event.value2 < 0 ? OptionalLong.empty() : OptionalLong.of(event.value2);
+                workers.join(event.worker(), event.value, blocks);
+                observer.onWorkerJoined(nowNs, event.worker(), event.value, blocks);
                 flow.workersChanged();
             }
             case WORKER_LEAVE -> {
-                if (workers.leave(event.worker)) {
-                    observer.onWorkerLeft(nowNs, event.worker);
+                if (workers.leave(event.worker())) {
+                    observer.onWorkerLeft(nowNs, event.worker());
                 }
                 flow.workersChanged();
             }
             case KV_EVENT -> {
-                workers.apply(event.kvEvent);
-                observer.onKvEvent(nowNs, event.kvEvent);
+                workers.apply(event.kvEvent());
+                observer.onKvEvent(nowNs, event.kvEvent());
             }
             case DRAIN -> drain();
             default -> lifecycle(event);
@@ -168,7 +184,7 @@ public final class SchedulerAgent implements Agent {
     private void drain() {
         draining = true;
         for (LiveRequest request : lifecycles.snapshot()) {
-            if (request.phase != LifecyclePhase.SENT && request.phase != LifecyclePhase.RESPONDING) {
+            if (!request.phase().dispatched()) {
                 lifecycles.notifyRejected(request, Rejections.SHUTTING_DOWN);
                 flow.abort(request, Rejections.SHUTTING_DOWN);
             }
@@ -176,13 +192,11 @@ public final class SchedulerAgent implements Agent {
     }
 
     private void arrive(IngressEvent event) {
-        AdmissionRequest request = event.request;
-        AdmissionListener listener = event.listener;
         if (draining) {
             refuse(event, Rejections.SHUTTING_DOWN);
             return;
         }
-        if (lifecycles.isLive(request.requestId())) {
+        if (lifecycles.isLive(event.request.requestId())) {
             refuse(event, Rejections.DUPLICATE_ID);
             return;
         }
@@ -195,10 +209,10 @@ public final class SchedulerAgent implements Agent {
             refuse(event, veto);
             return;
         }
-        stats.arrived++;
-        LiveRequest record = lifecycles.register(event.lifecycleId, request, event.time, listener);
+        counters.increment(RouterCounters.Counter.ARRIVED);
+        LiveRequest record = lifecycles.register(event.lifecycleId, event.request, event.value, event.listener);
         observer.onArrived(nowNs, record);
-        flow.classify(record);
+        flow.arrived(record);
     }
 
     private void lifecycle(IngressEvent event) {
@@ -209,7 +223,7 @@ public final class SchedulerAgent implements Agent {
         switch (event.type) {
             case RESPONDING -> flow.responding(record);
             case COMPLETED -> flow.completed(record);
-            case ABORTED -> flow.abort(record, event.cause);
+            case ABORTED -> flow.abort(record, event.cause());
             case CONTEXT_TOKENS -> record.observeContextTokens(event.value);
             case OUTPUT_TOKENS -> record.observeOutputTokens(event.value);
             case RETRY -> flow.retry(record);
@@ -222,15 +236,24 @@ public final class SchedulerAgent implements Agent {
         RouterSignals.Signal signal;
         while (handled < eventsPerCycle && (signal = signals.poll()) != null) {
             handled++;
-            if (signal.wake()) {
-                LiveRequest record = lifecycles.get(signal.lifecycleId());
-                if (record != null) {
-                    flow.onWake(record, signal.wakeRejection());
+            LiveRequest record = signal.wake() ? lifecycles.get(signal.lifecycleId()) : signal.record();
+            try {
+                if (signal.wake()) {
+                    if (record != null) {
+                        flow.onWake(record, signal.wakeRejection());
+                    }
+                } else {
+                    onDeferralDone(signal);
                 }
-            } else {
-                onDeferralDone(signal);
+                flow.dispatchIfNeeded();
+            } catch (Throwable t) {
+                if (record != null && record.lifecycleId == signal.lifecycleId()) {
+                    flow.contain(record, t);
+                } else {
+                    counters.increment(RouterCounters.Counter.SCHEDULER_ERRORS);
+                    LOG.error("the scheduler failed handling a signal of lifecycle {}", signal.lifecycleId(), t);
+                }
             }
-            flow.dispatchIfNeeded();
         }
         return handled;
     }
@@ -238,23 +261,53 @@ public final class SchedulerAgent implements Agent {
     private void onDeferralDone(RouterSignals.Signal signal) {
         LiveRequest record = signal.record();
         deferrals.finished(record);
-        if (record.phase == LifecyclePhase.DEFERRED && record.lifecycleId == signal.lifecycleId()) {
+        if (record.phase() == LifecyclePhase.DEFERRED && record.lifecycleId == signal.lifecycleId()) {
             flow.onDeferralResult(record, signal.result(), signal.failure());
         } else {
-            stats.staleResults++;
-            if (record.phase == LifecyclePhase.TERMINAL) {
+            counters.increment(RouterCounters.Counter.STALE_RESULTS);
+            if (record.phase() == LifecyclePhase.TERMINAL) {
                 lifecycles.recycle(record);
             }
         }
     }
 
     private void refuse(IngressEvent event, AdmissionError error) {
-        stats.rejected++;
+        counters.increment(RouterCounters.Counter.REJECTED);
         observer.onRefused(nowNs, event.lifecycleId, event.request, error);
+        AdmissionListener listener = event.listener;
+        // Answered once: should the listener throw past this catch, the failure path finds no listener to call.
+        event.listener = null;
         try {
-            event.listener.onRejected(event.lifecycleId, error);
+            listener.onRejected(event.lifecycleId, error);
         } catch (RuntimeException e) {
-            stats.listenerFailures++;
+            counters.increment(RouterCounters.Counter.LISTENER_FAILURES);
+        }
+    }
+
+    /**
+     * Handling {@code event} threw: the request it is about fails (a registered one through the flow; an arrival that
+     * got no lifecycle is refused with a sanitized 500), and the ring moves on.
+     */
+    private void failed(IngressEvent event, Throwable error) {
+        LiveRequest record = lifecycles.get(event.lifecycleId);
+        if (record != null) {
+            flow.contain(record, error);
+            return;
+        }
+        counters.increment(RouterCounters.Counter.SCHEDULER_ERRORS);
+        LOG.error("the scheduler failed handling a {} message; serving on", event.type, error);
+        AdmissionListener listener = event.listener;
+        if (event.type == IngressEvent.Type.ARRIVE && listener != null) {
+            event.listener = null;
+            AdmissionError failure = Rejections.schedulerFailed(error);
+            try {
+                counters.increment(RouterCounters.Counter.REJECTED);
+                observer.onRefused(nowNs, event.lifecycleId, event.request, failure);
+                listener.onRejected(event.lifecycleId, failure);
+            } catch (Throwable again) {
+                counters.increment(RouterCounters.Counter.LISTENER_FAILURES);
+                LOG.error("could not answer the failed arrival {}", event.lifecycleId, again);
+            }
         }
     }
 }

@@ -1,9 +1,9 @@
 package dev.sluice.core.scheduler;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.status.AtomicCounter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +22,7 @@ public final class SchedulerWatchdog implements AutoCloseable {
     private final NanoClock clock;
     private final long thresholdNs;
     private final PluginCallGuard guard;
-    private final AtomicLong overruns = new AtomicLong();
+    private final AtomicCounter overruns;
     private final Thread thread;
     private volatile long cycleStart;
     private volatile Thread scheduler;
@@ -32,14 +32,16 @@ public final class SchedulerWatchdog implements AutoCloseable {
     /**
      * @param thresholdNs overruns are counted past this; 0 counts none.
      * @param guard       the plugin-call guard to enforce, or {@code null}.
+     * @param overruns    counts the overruns; written by the watchdog's thread only.
      */
-    public SchedulerWatchdog(String name, long thresholdNs, PluginCallGuard guard) {
+    public SchedulerWatchdog(String name, long thresholdNs, PluginCallGuard guard, AtomicCounter overruns) {
         if (thresholdNs <= 0 && guard == null) {
             throw new IllegalArgumentException("a watchdog needs a threshold or a plugin-call guard");
         }
         this.clock = System::nanoTime;
         this.thresholdNs = thresholdNs;
         this.guard = guard;
+        this.overruns = overruns;
         this.thread = new Thread(this::watch, name + "-watchdog");
         thread.setDaemon(true);
         thread.start();
@@ -60,7 +62,7 @@ public final class SchedulerWatchdog implements AutoCloseable {
 
     /** Duty cycles that ran past the threshold so far. */
     long overruns() {
-        return overruns.get();
+        return overruns.getAcquire();
     }
 
     private void watch() {
@@ -76,7 +78,7 @@ public final class SchedulerWatchdog implements AutoCloseable {
             long start = cycleStart;
             if (thresholdNs > 0 && start != 0 && start != reportedCycle && now - start > thresholdNs) {
                 reportedCycle = start;
-                overruns.incrementAndGet();
+                overruns.incrementRelease();
                 report();
             }
         }
@@ -92,7 +94,7 @@ public final class SchedulerWatchdog implements AutoCloseable {
         }
         LOG.warn("scheduler {} has been in one duty cycle for over {} ms (overrun {}); a plugin or observer is "
             + "blocking it, and admissions of this model wait meanwhile:{}", stuck == null ? "?" : stuck.getName(),
-            TimeUnit.NANOSECONDS.toMillis(thresholdNs), overruns.get(), stack);
+            TimeUnit.NANOSECONDS.toMillis(thresholdNs), overruns.getAcquire(), stack);
     }
 
     @Override

@@ -5,9 +5,10 @@ import org.agrona.DeadlineTimerWheel;
 import org.agrona.collections.Long2ObjectHashMap;
 
 /**
- * Deadlines of parked and queued requests on a timer wheel (about 1 ms ticks). A request holds at most one timer
- * at a time: its park deadline while parked, its queue deadline while queued. Expiry is re-checked against the
- * exact deadline, so a tick never makes a deadline early. Owned by the scheduler thread; not thread-safe.
+ * Classification deadlines on a timer wheel (about 1 ms ticks): a parked request's park deadline or classification
+ * timeout, a deferred one's classification timeout; a request holds at most one timer. (Queue deadlines live in the
+ * policy queues.) Expiry is re-checked against the exact deadline, so a tick never makes a deadline early. Owned by
+ * the scheduler thread; not thread-safe.
  */
 final class Timers {
     private static final long TICK_NS = 1L << 20;
@@ -20,13 +21,12 @@ final class Timers {
 
     private final DeadlineTimerWheel wheel;
     private final Long2ObjectHashMap<LiveRequest> owners = new Long2ObjectHashMap<>();
-    private final Expiry expiry;
     private final DeadlineTimerWheel.TimerHandler handler = this::onTimer;
+    private Expiry expiry;
     private long pollNow;
 
-    Timers(long startNs, Expiry expiry) {
+    Timers(long startNs) {
         this.wheel = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, startNs, TICK_NS, TICKS_PER_WHEEL);
-        this.expiry = expiry;
     }
 
     /** Arms the request's timer for {@code deadlineNs}, replacing any it had. */
@@ -51,8 +51,9 @@ final class Timers {
      * one tick, so this polls until the wheel stops advancing: the tick holding {@code nowNs} has then been
      * examined, and a clock that jumps (a replay, a manual test clock) still fires on time.
      */
-    int poll(long nowNs) {
+    int poll(long nowNs, Expiry onExpiry) {
         pollNow = nowNs;
+        expiry = onExpiry;
         int expired = 0;
         long tickEnd;
         do {

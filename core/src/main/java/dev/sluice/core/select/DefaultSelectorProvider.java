@@ -3,8 +3,8 @@ package dev.sluice.core.select;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.sluice.core.api.DefaultSelectorSettings;
+import dev.sluice.core.api.ProviderException;
 import dev.sluice.core.api.WorkerSelectorParameters;
-import dev.sluice.core.spi.ProviderException;
 import dev.sluice.core.spi.WorkerSelectorFactory;
 import dev.sluice.core.spi.WorkerSelectorProvider;
 

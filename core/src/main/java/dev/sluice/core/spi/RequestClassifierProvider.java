@@ -1,5 +1,6 @@
 package dev.sluice.core.spi;
 
+import dev.sluice.core.api.ProviderException;
 import dev.sluice.core.api.RequestClassifierParameters;
 
 /**

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.core.api.ProviderException;
 import dev.sluice.core.api.RequestClassifierContext;
 import dev.sluice.core.config.PluginSection;
-import dev.sluice.core.spi.ProviderException;
 import dev.sluice.core.spi.RegistryException;
 import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.core.spi.RequestClassifierFactory;

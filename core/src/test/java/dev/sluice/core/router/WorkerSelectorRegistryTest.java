@@ -9,13 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.core.api.ProviderException;
 import dev.sluice.core.api.WorkerSelectorContext;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PluginSection;
 import dev.sluice.core.config.WorkerSelectionConfig;
 import dev.sluice.core.select.DefaultWorkerSelector;
 import dev.sluice.core.select.SelectionCandidates;
-import dev.sluice.core.spi.ProviderException;
 import dev.sluice.core.spi.RegistryException;
 import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.core.spi.WorkerSelector;

@@ -1,8 +1,8 @@
 package dev.sluice.plugins.ratelimit;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.sluice.core.api.ProviderException;
 import dev.sluice.core.api.RequestClassifierParameters;
-import dev.sluice.core.spi.ProviderException;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.spi.RequestClassifierProvider;
 import java.util.HashMap;

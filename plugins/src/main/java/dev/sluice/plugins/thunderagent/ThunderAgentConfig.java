@@ -1,7 +1,7 @@
 package dev.sluice.plugins.thunderagent;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.sluice.core.spi.ProviderException;
+import dev.sluice.core.api.ProviderException;
 
 /**
  * The validated settings of a ThunderAgent classifier, from its ten optional YAML parameters. Immutable.

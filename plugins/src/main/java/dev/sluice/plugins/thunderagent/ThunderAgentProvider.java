@@ -1,7 +1,7 @@
 package dev.sluice.plugins.thunderagent;
 
+import dev.sluice.core.api.ProviderException;
 import dev.sluice.core.api.RequestClassifierParameters;
-import dev.sluice.core.spi.ProviderException;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.spi.RequestClassifierProvider;
 

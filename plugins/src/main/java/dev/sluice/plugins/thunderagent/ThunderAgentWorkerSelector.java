@@ -1,9 +1,9 @@
 package dev.sluice.plugins.thunderagent;
 
+import dev.sluice.core.api.ProviderException;
 import dev.sluice.core.api.SelectionInputs;
 import dev.sluice.core.api.WorkerSelectorParameters;
 import dev.sluice.core.api.WorkerWithDpRank;
-import dev.sluice.core.spi.ProviderException;
 import dev.sluice.core.spi.WorkerSelector;
 import dev.sluice.core.spi.WorkerSelectorFactory;
 import dev.sluice.core.spi.WorkerSelectorProvider;

@@ -67,7 +67,8 @@ public final class Frontend implements AutoCloseable {
      * @throws JournalException the journal cannot be opened (its message names the directory and the cause).
      */
     public static Frontend start(FrontendSettings settings) throws JournalException {
-        RouterContext context = settings.router().model(settings.modelName())
+        // A copy: the caller's settings stay as given (a frontend can be started again from them).
+        RouterContext context = settings.router().copy().model(settings.modelName())
             .blockSize(settings.engines().blockSize()).overloadStatus(settings.overloadStatus());
         RouterMetrics metrics = new RouterMetrics(settings.modelName(), context.profile(), settings.overloadStatus());
         JournalSetup setup = settings.journal();

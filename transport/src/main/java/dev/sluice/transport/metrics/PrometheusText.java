@@ -129,6 +129,9 @@ public final class PrometheusText {
         stat(out, routers, "sluice_scheduler_overruns_total", "counter", "Scheduler duty cycles that ran past the "
             + "watchdog's threshold: a plugin or observer blocked the model's scheduler.",
             RouterStatistics::dutyCycleOverruns);
+        stat(out, routers, "sluice_scheduler_errors_total", "counter", "Scheduler messages or duty cycles whose "
+            + "handling threw: each failed only the request it was about, and the scheduler served on.",
+            RouterStatistics::schedulerErrors);
     }
 
     private static void classifierTimeouts(StringBuilder out, List<RouterMetrics> routers) {

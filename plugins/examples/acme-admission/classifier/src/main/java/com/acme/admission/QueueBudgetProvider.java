@@ -1,8 +1,8 @@
 package com.acme.admission;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.sluice.core.api.ProviderException;
 import dev.sluice.core.api.RequestClassifierParameters;
-import dev.sluice.core.spi.ProviderException;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.spi.RequestClassifierProvider;
 import java.time.Duration;

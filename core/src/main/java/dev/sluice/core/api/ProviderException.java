@@ -1,4 +1,4 @@
-package dev.sluice.core.spi;
+package dev.sluice.core.api;
 
 /** A provider refused its parameters; the message is shown to the operator verbatim. */
 public final class ProviderException extends Exception {

@@ -1,0 +1,149 @@
+package dev.sluice.core.scheduler;
+
+import com.lmax.disruptor.BusySpinWaitStrategy;
+import com.lmax.disruptor.InsufficientCapacityException;
+import com.lmax.disruptor.RingBuffer;
+import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.host.AdmissionListener;
+import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.kv.KvEvent;
+import java.util.OptionalLong;
+import java.util.concurrent.locks.LockSupport;
+import org.agrona.BitUtil;
+
+/**
+ * Sends commands to one router's scheduler over its ingress ring (a Disruptor multi-producer ring buffer), from any
+ * thread, one method per command, as Aeron's {@code SenderProxy} does for its owner. Each message is published the way the Disruptor's
+ * {@code RingBuffer.translateAndPublish} does it: claim a slot, fill it with plain stores that cannot throw, publish
+ * it in a {@code finally}, so a claimed slot is always published and the ring can never wedge. The Disruptor's
+ * generic translators take their arguments as objects and would box every lifecycle id, so the two claims live here:
+ * {@link #tryArrive} never waits (a full ring, or one with only the lifecycle reserve left, is the caller's typed
+ * capacity rejection), and every other message waits for a slot, which the reserve keeps short. Callers check their
+ * arguments before calling; nothing here rejects an argument once a slot is claimed.
+ *
+ * <p>Thread-safe; lock-free. After {@link #close()} messages are dropped, and a producer waiting for a slot gives up.
+ */
+public final class IngressProxy {
+    private final RingBuffer<IngressEvent> ring;
+    private final int arrivalReserve;
+    private final WakeableIdleStrategy scheduler;
+    private volatile boolean closed;
+
+    /**
+     * @param slots     ring size, a power of two of at least 16; arrivals stop while a quarter of it is left, so
+     *                  lifecycle messages always find a slot quickly.
+     * @param scheduler woken after each publish, so an idle scheduler takes the message at once.
+     */
+    public IngressProxy(int slots, WakeableIdleStrategy scheduler) {
+        if (!BitUtil.isPowerOfTwo(slots) || slots < 16) {
+            throw new IllegalArgumentException("ringSize must be a power of two >= 16, was " + slots);
+        }
+        this.ring = RingBuffer.createMultiProducer(IngressEvent::new, slots, new BusySpinWaitStrategy());
+        this.arrivalReserve = slots / 4;
+        this.scheduler = scheduler;
+    }
+
+    RingBuffer<IngressEvent> ring() {
+        return ring;
+    }
+
+    /** Publishes an arrival unless the ring is closed or short of room; false means refuse it as capacity. */
+    public boolean tryArrive(long lifecycleId, long ingressAt, AdmissionRequest request, AdmissionListener listener) {
+        if (closed || ring.remainingCapacity() <= arrivalReserve) {
+            return false;
+        }
+        long sequence;
+        try {
+            sequence = ring.tryNext();
+        } catch (InsufficientCapacityException e) {
+            return false;
+        }
+        try {
+            ring.get(sequence).arrival(lifecycleId, ingressAt, request, listener);
+        } finally {
+            ring.publish(sequence);
+        }
+        scheduler.wake();
+        return true;
+    }
+
+    public void responding(long lifecycleId) {
+        publish(IngressEvent.Type.RESPONDING, lifecycleId, 0, 0, null);
+    }
+
+    public void completed(long lifecycleId) {
+        publish(IngressEvent.Type.COMPLETED, lifecycleId, 0, 0, null);
+    }
+
+    /** {@code cause} may be null. */
+    public void aborted(long lifecycleId, Throwable cause) {
+        publish(IngressEvent.Type.ABORTED, lifecycleId, 0, 0, cause);
+    }
+
+    public void contextTokens(long lifecycleId, long tokens) {
+        publish(IngressEvent.Type.CONTEXT_TOKENS, lifecycleId, tokens, 0, null);
+    }
+
+    public void outputTokens(long lifecycleId, long tokens) {
+        publish(IngressEvent.Type.OUTPUT_TOKENS, lifecycleId, tokens, 0, null);
+    }
+
+    public void retry(long lifecycleId) {
+        publish(IngressEvent.Type.RETRY, lifecycleId, 0, 0, null);
+    }
+
+    public void workerJoined(WorkerWithDpRank worker, long maxNumBatchedTokens, OptionalLong totalKvBlocks) {
+        publish(IngressEvent.Type.WORKER_JOIN, 0, maxNumBatchedTokens,
+            totalKvBlocks.isPresent() ? totalKvBlocks.getAsLong() : -1, worker);
+    }
+
+    public void workerLeft(WorkerWithDpRank worker) {
+        publish(IngressEvent.Type.WORKER_LEAVE, 0, 0, 0, worker);
+    }
+
+    public void kvEvent(KvEvent event) {
+        publish(IngressEvent.Type.KV_EVENT, 0, 0, 0, event);
+    }
+
+    public void drain() {
+        publish(IngressEvent.Type.DRAIN, 0, 0, 0, null);
+    }
+
+    /** Stops publishing: later messages are dropped and a producer waiting for a slot returns. */
+    public void close() {
+        closed = true;
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** True when the ring holds a message the scheduler has not taken yet (any thread). */
+    boolean hasPending(long consumed) {
+        return ring.getCursor() > consumed;
+    }
+
+    private void publish(IngressEvent.Type type, long lifecycleId, long value, long value2, Object subject) {
+        long sequence;
+        while (true) {
+            if (closed) {
+                return;
+            }
+            try {
+                sequence = ring.tryNext();
+                break;
+            } catch (InsufficientCapacityException e) {
+                // Lifecycle messages are never dropped while the router runs: arrivals leave the reserve free and
+                // the scheduler drains the ring continuously, so this wait is short. Park as the Disruptor's own
+                // next() does: a virtual-thread producer then frees its carrier.
+                LockSupport.parkNanos(1);
+            }
+        }
+        try {
+            ring.get(sequence).message(type, lifecycleId, value, value2, subject);
+        } finally {
+            ring.publish(sequence);
+        }
+        scheduler.wake();
+    }
+}
