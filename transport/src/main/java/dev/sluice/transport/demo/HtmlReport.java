@@ -1,5 +1,9 @@
 package dev.sluice.transport.demo;
 
+import dev.sluice.transport.plot.Axis;
+import dev.sluice.transport.plot.Chart;
+import dev.sluice.transport.plot.Series;
+import dev.sluice.transport.plot.SvgPlot;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,9 +23,14 @@ final class HtmlReport {
         + "h1{font-size:22px}h2{font-size:17px;margin-top:28px}table{border-collapse:collapse;margin:8px 0}"
         + "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}"
         + "td:first-child,th:first-child{text-align:left}.charts{display:flex;flex-wrap:wrap;gap:12px}"
-        + "svg{border:1px solid #ddd;background:#fff}.t{font-size:13px;font-weight:600}.a{font-size:11px;fill:#555}"
-        + "table.txt td{text-align:left}.l{font-size:11px}.g{stroke:#eee}.ok{color:#070}.bad{color:#b00}"
+        + "svg{border:1px solid #ddd;background:#fff}"
+        + "table.txt td{text-align:left}.ok{color:#070}.bad{color:#b00}"
         + "code{background:#f3f3f3;padding:1px 4px}";
+
+    private static final int CHART_WIDTH = 560;
+    private static final int CHART_HEIGHT = 300;
+    /** Nines of the latency charts' percentile axis: up to 99.99%. */
+    private static final int NINES = 4;
 
     private HtmlReport() {
     }
@@ -33,14 +42,14 @@ final class HtmlReport {
             .append("<style>").append(STYLE).append("</style></head><body>");
         html.append("<h1>sluice demo: admission control over HTTP on a simulated fleet</h1>");
         html.append("<p class=\"").append(result.balanced() ? "ok" : "bad").append("\">")
-            .append(Svg.escape(result.accounting())).append("</p>");
+            .append(SvgPlot.escape(result.accounting())).append("</p>");
         summary(html, result);
         charts(html, result);
         html.append("<h2>Configuration</h2><table class=\"txt\">");
         result.configuration().forEach((label, value) -> row(html, "td", label, value));
         html.append("</table>");
         if (journal != null) {
-            html.append("<p>Journal: <code>").append(Svg.escape(journal.toString()))
+            html.append("<p>Journal: <code>").append(SvgPlot.escape(journal.toString()))
                 .append("</code> — inspect it with"
                 + " <code>scripts/sluice journal show|stats|verify DIR</code>.</p>");
         }
@@ -79,21 +88,22 @@ final class HtmlReport {
     }
 
     private static void charts(StringBuilder html, DemoResult result) {
-        List<Svg.Series> ttft = new ArrayList<>();
-        List<Svg.Series> wait = new ArrayList<>();
+        List<Series> ttft = new ArrayList<>();
+        List<Series> wait = new ArrayList<>();
         for (int i = 0; i < result.classes().size(); i++) {
             ClassRow r = result.classes().get(i);
-            String color = Svg.COLORS[i % Svg.COLORS.length];
+            String colour = Series.colour(i);
             if (r.ttftMs.getTotalCount() > 0) {
-                ttft.add(Svg.percentiles(r.name, color, r.ttftMs));
+                ttft.add(Series.percentiles(r.name, colour, r.ttftMs, NINES, 1, false));
             }
             if (r.queueWaitMs.getTotalCount() > 0) {
-                wait.add(Svg.percentiles(r.name, color, r.queueWaitMs));
+                wait.add(Series.percentiles(r.name, colour, r.queueWaitMs, NINES, 1, false));
             }
         }
+        Axis percentile = new Axis.Percentile(NINES, "percentile");
         html.append("<h2>Latency by percentile</h2><div class=\"charts\">")
-            .append(Svg.chart("TTFT (client: send to first token)", "percentile", "ms", ttft, true))
-            .append(Svg.chart("Queue wait (router: enqueue to dispatch)", "percentile", "ms", wait, true))
+            .append(chart("TTFT (client: send to first token)", percentile, "ms", ttft))
+            .append(chart("Queue wait (router: enqueue to dispatch)", percentile, "ms", wait))
             .append("</div><h2>Over time</h2><div class=\"charts\">");
         List<Timeline.Sample> samples = result.timeline().samples();
         int n = samples.size();
@@ -112,20 +122,27 @@ final class HtmlReport {
             rejected[i] = s.rejected();
             completed[i] = s.completed();
         }
-        html.append(Svg.chart("Requests in flight, queued and parked", "seconds", "requests", List.of(
-                new Svg.Series("in flight (clients)", Svg.COLORS[0], x, inFlight, false),
-                new Svg.Series("queued (router)", Svg.COLORS[1], x, queued, false),
-                new Svg.Series("parked (router)", Svg.COLORS[4], x, parked, false)), false))
-            .append(Svg.chart("Completions and rejections per second", "seconds", "per second", List.of(
-                new Svg.Series("completed", Svg.COLORS[2], x, completed, false),
-                new Svg.Series("rejected", Svg.COLORS[1], x, rejected, true)), false))
+        Axis seconds = new Axis.Linear("seconds");
+        html.append(chart("Requests in flight, queued and parked", seconds, "requests", List.of(
+                Series.line("in flight (clients)", Series.colour(0), x, inFlight),
+                Series.line("queued (router)", Series.colour(1), x, queued),
+                Series.line("parked (router)", Series.colour(4), x, parked))))
+            .append(chart("Completions and rejections per second", seconds, "per second", List.of(
+                Series.line("completed", Series.colour(2), x, completed),
+                Series.bars("rejected", Series.colour(1), x, rejected))))
             .append("</div>");
+    }
+
+    /** One inline chart of the report. */
+    private static String chart(String title, Axis x, String yTitle, List<Series> series) {
+        return SvgPlot.render(Chart.of(CHART_WIDTH, CHART_HEIGHT).title(title).x(x).y(new Axis.Linear(yTitle))
+            .series(series));
     }
 
     private static void row(StringBuilder html, String cell, Object... values) {
         html.append("<tr>");
         for (Object v : values) {
-            html.append('<').append(cell).append('>').append(Svg.escape(String.valueOf(v))).append("</")
+            html.append('<').append(cell).append('>').append(SvgPlot.escape(String.valueOf(v))).append("</")
                 .append(cell).append('>');
         }
         html.append("</tr>");

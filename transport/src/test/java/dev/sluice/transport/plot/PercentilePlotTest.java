@@ -1,4 +1,4 @@
-package dev.sluice.perf.harness;
+package dev.sluice.transport.plot;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,25 +15,26 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The percentile plot in both formats: the PNG is a real image with the trials' lines, the SVG keeps its shape. */
 class PercentilePlotTest {
-    private static final List<TrialResult> TRIALS = List.of(trial("sluice", 1_000), trial("baseline", 3_000));
+    private static final List<PercentilePlot.Line> TRIALS = List.of(trial("sluice", 1_000), trial("baseline", 3_000));
+    private static final String TITLE = "Decision latency by percentile (µs, log)";
 
     @BeforeAll
     static void headless() {
         System.setProperty("java.awt.headless", "true");
     }
 
-    private static TrialResult trial(String target, long medianNs) {
+    private static PercentilePlot.Line trial(String target, long medianNs) {
         Histogram ns = new Histogram(3_600_000_000_000L, 3);
         for (int i = 1; i <= 10_000; i++) {
             ns.recordValue(medianNs * i / 5_000);
         }
-        return new TrialResult(target, 50_000, 50_000, 10_000, 0, true, ns);
+        return new PercentilePlot.Line(target + " 50,000/s", ns, 0, target.equals("baseline"));
     }
 
     @Test
     void shouldWriteAPngWithTheTrialLinesOnWhite(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("latency.png");
-        PngPlot.write(TRIALS, file);
+        PngPlot.write(PercentilePlot.chart(TITLE, TRIALS), file);
         BufferedImage image = ImageIO.read(file.toFile());
         assertEquals(PercentilePlot.WIDTH, image.getWidth());
         assertEquals(PercentilePlot.HEIGHT, image.getHeight());
@@ -56,7 +57,7 @@ class PercentilePlotTest {
 
     @Test
     void shouldKeepOneSvgPolylinePerTrialWithTheBaselineDashed() {
-        String svg = SvgPlot.render(TRIALS);
+        String svg = SvgPlot.render(PercentilePlot.chart(TITLE, TRIALS));
         assertTrue(svg.startsWith("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"480\""), svg);
         assertEquals(2, svg.split("<polyline", -1).length - 1);
         assertEquals(2, svg.split("stroke-dasharray", -1).length - 1, "the baseline line and its legend entry");

@@ -1,24 +1,25 @@
-package dev.sluice.perf.harness;
+package dev.sluice.transport.plot;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
+import java.awt.geom.AffineTransform;
 import java.awt.geom.Line2D;
 import java.awt.geom.Path2D;
+import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import javax.imageio.ImageIO;
 
 /**
- * The {@link PercentilePlot} as a PNG, drawn with the JDK's Java2D on a {@link BufferedImage} and written with
- * {@link ImageIO}: no plotting library, no display (the JVM must run headless, {@code -Djava.awt.headless=true}; the
- * harness sets it). One instance draws one image.
+ * A {@link Chart} as a PNG, drawn with the JDK's Java2D on a {@link BufferedImage} and written with {@link ImageIO}:
+ * no plotting library, no display (the JVM must run headless, {@code -Djava.awt.headless=true}). One instance draws
+ * one image.
  */
-final class PngPlot implements PlotCanvas {
+public final class PngPlot implements PlotCanvas {
     private static final float[] DASH = {5, 3};
 
     private final Graphics2D g;
@@ -27,18 +28,17 @@ final class PngPlot implements PlotCanvas {
         this.g = graphics;
     }
 
-    /** Draws the plot of {@code results} into {@code file}. */
-    static void write(List<TrialResult> results, Path file) throws IOException {
-        BufferedImage image = new BufferedImage(PercentilePlot.WIDTH, PercentilePlot.HEIGHT,
-            BufferedImage.TYPE_INT_RGB);
+    /** Draws {@code chart} into {@code file}, white behind it. */
+    public static void write(Chart chart, Path file) throws IOException {
+        BufferedImage image = new BufferedImage(chart.width(), chart.height(), BufferedImage.TYPE_INT_RGB);
         Graphics2D graphics = image.createGraphics();
         try {
             graphics.setColor(Color.WHITE);
-            graphics.fillRect(0, 0, PercentilePlot.WIDTH, PercentilePlot.HEIGHT);
+            graphics.fillRect(0, 0, chart.width(), chart.height());
             graphics.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
             graphics.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
             graphics.setRenderingHint(RenderingHints.KEY_STROKE_CONTROL, RenderingHints.VALUE_STROKE_PURE);
-            PercentilePlot.draw(results, new PngPlot(graphics));
+            chart.draw(new PngPlot(graphics));
         } finally {
             graphics.dispose();
         }
@@ -68,10 +68,27 @@ final class PngPlot implements PlotCanvas {
     }
 
     @Override
-    public void text(double x, double y, String text, int size) {
-        g.setColor(Color.BLACK);
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, size));
-        g.drawString(text, (float) x, (float) y);
+    public void rect(double x, double y, double width, double height, String fill, double opacity) {
+        Color c = Color.decode(fill);
+        g.setColor(new Color(c.getRed(), c.getGreen(), c.getBlue(), (int) Math.round(255 * opacity)));
+        g.fill(new Rectangle2D.Double(x, y, width, height));
+    }
+
+    @Override
+    public void text(double x, double y, String text, TextStyle style) {
+        g.setColor(Color.decode(style.colour()));
+        g.setFont(new Font(Font.SANS_SERIF, style.bold() ? Font.BOLD : Font.PLAIN, style.size()));
+        double shift = switch (style.anchor()) {
+            case START -> 0;
+            case MIDDLE -> g.getFontMetrics().stringWidth(text) / 2.0;
+            case END -> g.getFontMetrics().stringWidth(text);
+        };
+        AffineTransform saved = g.getTransform();
+        if (style.vertical()) {
+            g.rotate(-Math.PI / 2, x, y);
+        }
+        g.drawString(text, (float) (x - shift), (float) y);
+        g.setTransform(saved);
     }
 
     private void stroke(String colour, double width, boolean dashed) {
