@@ -19,7 +19,8 @@ import java.util.Map;
  * its overrides; a reject with its error; a deferral or park becomes a park that the replay wakes, with the recorded
  * outcome, when it reaches the recorded decision in the journal: at its position, not merely its instant, because
  * the live router may have taken other inputs (KV events, completions) in the same instant before it. A classifier
- * that threw is replayed as one throwing the same text. What is then compared is the router's own decisions. Runs on the replay's (scheduler) thread only.
+ * that threw is replayed as one throwing the same text. What is then compared is the router's own decisions. Runs
+ * on the replay's (scheduler) thread only.
  */
 final class ReplayClassifier implements RequestClassifier {
     private static final String THREW = "request classifier threw: ";

@@ -18,9 +18,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Issue 6's evidence run: the same agentic workload on the same fleet and seed, admitted by the pass-through
- * classifier with the built-in KV selector, then by {@code thunderagent} with its worker selector, both resolved
- * through the plugin registry from a policy file (by default {@code thunderagent.yaml}, the guide's block). Stateless.
+ * Agent sessions with and without ThunderAgent: the same agentic workload on the same fleet and seed, admitted by
+ * the pass-through classifier with the built-in KV selector, then by {@code thunderagent} with its worker selector,
+ * both resolved through the plugin registry from a policy file (by default {@code thunderagent.yaml}, the guide's
+ * block). Stateless.
  */
 public final class AgentExperiment {
     /** The bundled policy: ThunderAgent with every parameter at its default, and its selector. */

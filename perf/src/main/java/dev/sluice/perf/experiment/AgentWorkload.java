@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Agentic sessions (issue 6's evidence workload): sessions arrive as a Poisson process; each opens with a shared
+ * Agentic sessions (the agent experiment's workload): sessions arrive as a Poisson process; each opens with a shared
  * system prompt (the agent's instructions and tool definitions) and a task of about {@code taskTokens}, then runs
  * {@code minTurns..maxTurns} turns: the model answers (about {@code answerTokens}, a tool call), the tool runs for
  * an exponential time of mean {@code toolGapNs}, and its output (about {@code toolTokens}) is appended as the next

@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Chats that share a few long system prompts (issue 4's acceptance workload): conversations arrive as a Poisson
- * process, each opens with one of {@code systemPrompts} prompts of {@code systemPromptTokens} tokens and runs
+ * Chats that share a few long system prompts (the prefix-cache experiment's workload): conversations arrive as a
+ * Poisson process, each opens with one of {@code systemPrompts} prompts of {@code systemPromptTokens} tokens and runs
  * {@code minTurns..maxTurns} turns of about {@code userTokens} new tokens, an answer of about
  * {@code answerTokens}, and a think time of mean {@code thinkNs} between turns. No session headers: placement is
  * left to the worker selector. Immutable.

@@ -12,9 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Issue 4's acceptance run: the same chat workload with shared system prompts, on the same fleet and seed, placed
- * by each router mode ({@code kv}, {@code round-robin}, {@code random}); the table compares the engines' prefix-cache
- * hit rates. Stateless.
+ * Prefix-cache hit rates by router mode: the same chat workload with shared system prompts, on the same fleet and
+ * seed, placed by each router mode ({@code kv}, {@code round-robin}, {@code random}); the table compares the
+ * engines' prefix-cache hit rates. Stateless.
  */
 public final class PrefixCacheExperiment {
     /** The router modes compared, in table order. */

@@ -9,7 +9,7 @@ import java.util.Objects;
 import org.HdrHistogram.Histogram;
 
 /**
- * Issue 8's scheduling-quality run on the simulated fleet, on a virtual clock (a function of its seed):
+ * Scheduling quality of the policy queues on the simulated fleet, on a virtual clock (a function of its seed):
  * <ol>
  *   <li><b>Capacity.</b> The families' mix, unqueued, offered at a rate the fleet cannot keep up with (doubled from
  *       25 requests/s per worker until completions fall below 90 % of it); capacity is the completion rate after

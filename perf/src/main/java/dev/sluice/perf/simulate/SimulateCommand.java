@@ -70,7 +70,7 @@ final class SimulateCommand implements Runnable {
 
     @Command(name = "prefix-cache", mixinStandardHelpOptions = true,
         description = "Chats sharing a few long system prompts, placed by router mode kv, round-robin and random on "
-            + "the same workload and seed: compares the engines' prefix-cache hit rates (issue 4).")
+            + "the same workload and seed: compares the engines' prefix-cache hit rates.")
     static final class PrefixCache implements Callable<Integer> {
         @CommandLine.Mixin
         Common common = new Common();
@@ -103,8 +103,7 @@ final class SimulateCommand implements Runnable {
 
     @Command(name = "agents", mixinStandardHelpOptions = true,
         description = "Agent sessions (turns separated by tool calls, growing contexts) admitted by the pass-through "
-            + "classifier with KV routing, then by thunderagent with its selector, on the same workload and seed "
-            + "(issue 6).")
+            + "classifier with KV routing, then by thunderagent with its selector, on the same workload and seed.")
     static final class Agents implements Callable<Integer> {
         @CommandLine.Mixin
         Common common = new Common();

@@ -10,11 +10,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
-/** {@code sluice simulate quality}: issue 8's scheduling-quality experiment, printed as Markdown. */
+/** {@code sluice simulate quality}: the scheduling-quality experiment on the simulated fleet, printed as Markdown. */
 @Command(name = "quality", mixinStandardHelpOptions = true,
-    description = {"Scheduling quality of the policy queues on the simulated fleet (issue 8): the fleet's capacity, "
+    description = {"Scheduling quality of the policy queues on the simulated fleet: the fleet's capacity, "
         + "DRR service shares against the quanta (3:2:1), deadline misses under overload, and goodput (TTFT within "
-        + "the objective) under a ramp from 50% to 200% of capacity with and without the policy queues. Prints "
+        + "the objective) under a ramp from 50%% to 200%% of capacity with and without the policy queues. Prints "
         + "Markdown; the same seed gives the same tables."})
 final class SimulateQualityCommand implements Callable<Integer> {
     @Option(names = "--workers", defaultValue = "4", paramLabel = "N",

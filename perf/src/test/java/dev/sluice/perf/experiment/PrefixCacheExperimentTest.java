@@ -7,7 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 4's acceptance: chats sharing long system prompts reach a prefix-cache hit rate well above random
+ * Chats sharing long system prompts reach a prefix-cache hit rate well above random
  * placement. The workload's 16 system prompts of 4000 tokens fill a whole worker's cache (1024 blocks of 64), so a
  * worker that sees every prompt (random, round-robin) must evict, while KV routing keeps each prompt and each
  * conversation on few workers. Observed: kv 86-90 %, random 64-66 % over seeds 1-3 and 42, on 4 and 8 workers; the

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 8's scheduling-quality experiment on a small fleet and short windows (a few seconds of wall time): DRR
+ * The scheduling-quality experiment on a small fleet and short windows (a few seconds of wall time): DRR
  * shares follow the quanta, deadlines are enforced in the queue, and past capacity the policy queues keep goodput
  * where admitting everything loses it.
  */
