@@ -22,19 +22,12 @@ import java.util.SplittableRandom;
  */
 final class DemoWorkload {
     private static final int AGENT_CONTEXT_LIMIT = 6000;
-    private static final int[] SYSTEM_PROMPT_TOKENS = {900, 1400, 2200};
-    private static final int AGENT_PROMPT_TOKENS = 700;
-
-    /** The workload's knobs. */
-    record Shape(long durationNs, double chatPerSecond, int sessions, double burstFactor, long burstStartNs,
-                 long burstEndNs, double leaveFraction, long seed) {
-    }
 
     private DemoWorkload() {
     }
 
     /** The arrivals, by time; prompts hashed in blocks of {@code hasher}'s size. */
-    static List<Arrival> generate(Shape shape, BlockHasher hasher) {
+    static List<Arrival> generate(WorkloadShape shape, BlockHasher hasher) {
         SplittableRandom random = new SplittableRandom(shape.seed());
         // Prompt text from a generator of its own: the arrivals are those of the same seed whatever the prompts.
         WorkloadRandom text = new WorkloadRandom(shape.seed());
@@ -45,11 +38,11 @@ final class DemoWorkload {
         return arrivals;
     }
 
-    private static void chat(Shape shape, BlockHasher hasher, SplittableRandom random, WorkloadRandom text,
+    private static void chat(WorkloadShape shape, BlockHasher hasher, SplittableRandom random, WorkloadRandom text,
                              List<Arrival> arrivals) {
-        int[][] systemPrompts = new int[SYSTEM_PROMPT_TOKENS.length][];
+        int[][] systemPrompts = new int[WorkloadShape.SYSTEM_PROMPT_TOKENS.length][];
         for (int i = 0; i < systemPrompts.length; i++) {
-            systemPrompts[i] = text.tokens(SYSTEM_PROMPT_TOKENS[i]);
+            systemPrompts[i] = text.tokens(WorkloadShape.SYSTEM_PROMPT_TOKENS[i]);
         }
         long t = 0;
         for (int n = 0; ; n++) {
@@ -68,9 +61,9 @@ final class DemoWorkload {
         }
     }
 
-    private static void agents(Shape shape, BlockHasher hasher, SplittableRandom random, WorkloadRandom text,
+    private static void agents(WorkloadShape shape, BlockHasher hasher, SplittableRandom random, WorkloadRandom text,
                                List<Arrival> arrivals) {
-        int[] system = text.tokens(AGENT_PROMPT_TOKENS);
+        int[] system = text.tokens(WorkloadShape.AGENT_PROMPT_TOKENS);
         for (int s = 0; s < shape.sessions(); s++) {
             SessionContext session = SessionContext.of("agent-" + s);
             int[] conversation = system;

@@ -71,7 +71,7 @@ public final class HttpDemo {
         EngineSetup.Simulated fleet = simulated(fs);
         int workers = fleet.workers();
         long durationNs = settings.duration().toNanos();
-        HttpWorkload.Shape shape = new HttpWorkload.Shape(durationNs, 2.0 * workers, 2 * workers, 5.0,
+        WorkloadShape shape = new WorkloadShape(durationNs, 2.0 * workers, 2 * workers, 5.0,
             durationNs / 3, durationNs / 2, 0.05, settings.seed());
         List<Call> plan = HttpWorkload.generate(shape, fs.modelName());
         Map<String, String> configuration = configuration(settings, shape, plan.size());
@@ -139,7 +139,7 @@ public final class HttpDemo {
         return fleet;
     }
 
-    private static Map<String, String> configuration(Settings settings, HttpWorkload.Shape shape, int calls) {
+    private static Map<String, String> configuration(Settings settings, WorkloadShape shape, int calls) {
         FrontendSettings fs = settings.frontend();
         SimEngineContext engine = simulated(fs).engine();
         Map<String, String> lines = new LinkedHashMap<>();

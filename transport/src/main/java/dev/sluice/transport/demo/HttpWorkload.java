@@ -19,29 +19,16 @@ final class HttpWorkload {
     /** Most calls a run sends, whatever the duration: keeps memory and connections bounded. */
     static final int MAX_CALLS = 50_000;
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int[] SYSTEM_PROMPT_TOKENS = {900, 1400, 2200};
-    private static final int AGENT_PROMPT_TOKENS = 700;
-
-    /**
-     * The workload's knobs.
-     *
-     * @param chatPerSecond mean chat arrivals per second outside the burst.
-     * @param burstFactor   the chat rate's multiplier from {@code burstStartNs} to {@code burstEndNs}.
-     * @param leaveFraction the share of streaming chat clients that disconnect after a few tokens.
-     */
-    record Shape(long durationNs, double chatPerSecond, int sessions, double burstFactor, long burstStartNs,
-                 long burstEndNs, double leaveFraction, long seed) {
-    }
 
     private HttpWorkload() {
     }
 
     /** The calls, by send time; at most {@link #MAX_CALLS}. */
-    static List<Call> generate(Shape shape, String model) {
+    static List<Call> generate(WorkloadShape shape, String model) {
         SplittableRandom random = new SplittableRandom(shape.seed());
-        String[] systemPrompts = new String[SYSTEM_PROMPT_TOKENS.length];
+        String[] systemPrompts = new String[WorkloadShape.SYSTEM_PROMPT_TOKENS.length];
         for (int i = 0; i < systemPrompts.length; i++) {
-            systemPrompts[i] = words(random, SYSTEM_PROMPT_TOKENS[i], "policy" + i);
+            systemPrompts[i] = words(random, WorkloadShape.SYSTEM_PROMPT_TOKENS[i], "policy" + i);
         }
         List<Call> calls = new ArrayList<>();
         chat(shape, model, random, systemPrompts, calls);
@@ -50,7 +37,7 @@ final class HttpWorkload {
         return calls.size() > MAX_CALLS ? List.copyOf(calls.subList(0, MAX_CALLS)) : calls;
     }
 
-    private static void chat(Shape shape, String model, SplittableRandom random, String[] systemPrompts,
+    private static void chat(WorkloadShape shape, String model, SplittableRandom random, String[] systemPrompts,
                              List<Call> calls) {
         long t = 0;
         for (int n = 0; calls.size() < MAX_CALLS; n++) {
@@ -72,8 +59,8 @@ final class HttpWorkload {
         }
     }
 
-    private static void agents(Shape shape, String model, SplittableRandom random, List<Call> calls) {
-        String agentPrompt = words(new SplittableRandom(7), AGENT_PROMPT_TOKENS, "tool");
+    private static void agents(WorkloadShape shape, String model, SplittableRandom random, List<Call> calls) {
+        String agentPrompt = words(new SplittableRandom(7), WorkloadShape.AGENT_PROMPT_TOKENS, "tool");
         for (int s = 0; s < shape.sessions(); s++) {
             String session = "agent-" + s;
             long at = (long) (random.nextDouble() * 3e9);

@@ -75,7 +75,7 @@ public final class InProcessDemo {
             settings.fallbackPolicy());
         ClusterContext cluster = cluster(settings.workers(), DemoFleet.engine(), profile, settings.classifier(),
             settings.seed(), settings.durationNs()).selector(settings.selector());
-        DemoWorkload.Shape shape = new DemoWorkload.Shape(settings.durationNs(), 3.0 * settings.workers(),
+        WorkloadShape shape = new WorkloadShape(settings.durationNs(), 3.0 * settings.workers(),
             2 * settings.workers(), 5.0, settings.durationNs() / 3, settings.durationNs() / 2, 0.02, settings.seed());
         List<Arrival> arrivals = DemoWorkload.generate(shape, new BlockHasher(cluster.engine().blockSize()));
 
