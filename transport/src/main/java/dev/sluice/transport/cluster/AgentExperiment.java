@@ -4,9 +4,8 @@ import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
-import dev.sluice.core.select.DefaultWorkerSelector;
-import dev.sluice.core.spi.RegistryException;
 import dev.sluice.core.router.RouterPlugins;
+import dev.sluice.core.spi.RegistryException;
 import dev.sluice.transport.sim.SimEngineContext;
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,7 +49,7 @@ public final class AgentExperiment {
         RouterPlugins registry = RouterPlugins.loadCatalogs(AgentExperiment.class.getClassLoader());
         List<SessionPlan> sessions = settings.agents().generate();
         ClusterReport passThrough = ClusterSimulation.run(context(settings).label("pass-through + kv")
-            .selector(DefaultWorkerSelector.factory(DefaultSelectorSettings.DEFAULTS)), sessions);
+            .selector(RouterPlugins.builtinWorkerSelector(DefaultSelectorSettings.DEFAULTS)), sessions);
         ClusterReport thunder = ClusterSimulation.run(context(settings).label("thunderagent")
             .classifier(registry.resolveRequestClassifier(policy.requestClassifier()).orElseThrow(
                 () -> new IllegalArgumentException(settings.policyName() + " configures no request_classifier")))

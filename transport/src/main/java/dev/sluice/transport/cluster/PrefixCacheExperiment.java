@@ -1,7 +1,7 @@
 package dev.sluice.transport.cluster;
 
 import dev.sluice.core.api.DefaultSelectorSettings;
-import dev.sluice.core.select.DefaultWorkerSelector;
+import dev.sluice.core.router.RouterPlugins;
 import dev.sluice.transport.frontend.RouterModes;
 import dev.sluice.transport.sim.SimEngineContext;
 import java.util.ArrayList;
@@ -42,7 +42,7 @@ public final class PrefixCacheExperiment {
         for (String mode : modes) {
             ClusterContext context = new ClusterContext().label(mode).workers(settings.workers())
                 .engine(new SimEngineContext().numGpuBlocks(settings.gpuBlocks()))
-                .selector(RouterModes.parse(mode).selector(DefaultWorkerSelector.factory(
+                .selector(RouterModes.parse(mode).selector(RouterPlugins.builtinWorkerSelector(
                     DefaultSelectorSettings.DEFAULTS)))
                 .seed(settings.seed()).durationNs(settings.chats().durationNs());
             reports.add(ClusterSimulation.run(context, sessions));
