@@ -1,6 +1,5 @@
 package dev.sluice.core.api;
 
-import dev.sluice.core.api.WorkerWithDpRank;
 
 /**
  * What a worker selector sees of one request and its eligible workers: a read-only view the router fills

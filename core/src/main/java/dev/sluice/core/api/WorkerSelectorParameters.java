@@ -3,7 +3,6 @@ package dev.sluice.core.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.core.api.ProviderException;
 
 /**
  * The plugin-owned {@code parameters} mapping of a {@code worker_selection} instance. Bind it to the plugin's own

@@ -25,6 +25,10 @@ public final class JournalStats {
     private final Map<String, Long> rejections = new TreeMap<>();
     private long lifecycles;
 
+    /** Empty: {@link #add} runs to it. */
+    public JournalStats() {
+    }
+
     /** Adds every lifecycle of a run. */
     public JournalStats add(JournalRun run) {
         for (Lifecycle lifecycle : run.lifecycles().values()) {

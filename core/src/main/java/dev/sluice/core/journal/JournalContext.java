@@ -6,12 +6,12 @@ import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.RollCycles;
 
 /**
- * Where and how a {@link JournalWriter} records, set fluently. Defaults: hourly roll cycles, the last 168 cycles
+ * Where and how a {@link JournalWriter} records, set fluently. Files roll hourly. Defaults: the last 168 cycles
  * (a week) kept, fail closed, 64 MiB kept free on the file system. Not thread-safe; configure, then open.
  */
 public final class JournalContext {
     private final Path directory;
-    private RollCycle rollCycle = RollCycles.FAST_HOURLY;
+    private static final RollCycle ROLL_CYCLE = RollCycles.FAST_HOURLY;
     private int retainCycles = 168;
     private FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
     private long minFreeBytes = 64L << 20;
@@ -24,14 +24,9 @@ public final class JournalContext {
         return directory;
     }
 
-    /** How often a new file starts (hourly by default; tests may use shorter cycles). */
-    public JournalContext rollCycle(RollCycle cycle) {
-        this.rollCycle = Objects.requireNonNull(cycle, "rollCycle");
-        return this;
-    }
-
-    public RollCycle rollCycle() {
-        return rollCycle;
+    /** How often a new file starts: hourly (the reader expects hourly files). */
+    RollCycle rollCycle() {
+        return ROLL_CYCLE;
     }
 
     /** Cycles kept, the current one included; older cycle files are deleted when a cycle starts. 0 keeps all. */

@@ -54,6 +54,14 @@ public final class RouterPlugins implements RouterPluginRegistry {
         return plugins;
     }
 
+    /**
+     * The built-in worker selector (type {@code default}, Dynamo's KV-router cost) with these settings: what
+     * {@link #resolveWorkerSelector} returns for a role without an instance of its own.
+     */
+    public static WorkerSelectorFactory builtinWorkerSelector(DefaultSelectorSettings settings) {
+        return DefaultWorkerSelector.factory(settings);
+    }
+
     @Override
     public void registerRequestClassifier(String type, RequestClassifierProvider provider) throws RegistryException {
         classifiers.register(type, provider);
@@ -123,7 +131,7 @@ public final class RouterPlugins implements RouterPluginRegistry {
         Objects.requireNonNull(role, "role");
         String name = config.isEmpty() ? null : config.get().instanceFor(role);
         if (name == null || name.equals(DEFAULT_TYPE)) {
-            return DefaultWorkerSelector.factory(fallback);
+            return builtinWorkerSelector(fallback);
         }
         WorkerSelectionConfig.Instance instance = config.get().instance(name);
         if (instance == null) {

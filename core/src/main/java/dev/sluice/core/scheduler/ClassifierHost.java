@@ -1,6 +1,5 @@
 package dev.sluice.core.scheduler;
 
-import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyEvent;
 import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.spi.RequestClassifier;

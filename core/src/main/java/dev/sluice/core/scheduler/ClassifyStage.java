@@ -76,6 +76,8 @@ final class ClassifyStage {
 
     /** A continuation's result; stale results (lifecycle ended or reused) never reach here. */
     Verdict onDeferralResult(LiveRequest request, Classification result, Throwable failure) {
+        // Classification is over: its timeout no longer applies (a queue deadline is the queue's).
+        timers.cancel(request);
         if (failure != null) {
             return verdict.fail(Rejections.classifierFailed("request classifier continuation threw: " + failure,
                 failure));

@@ -1,7 +1,6 @@
 package dev.sluice.core.spi;
 
 import dev.sluice.core.api.RequestClassifierContext;
-import dev.sluice.core.spi.RequestClassifier;
 
 /**
  * Creates one classifier per model router, when the router is built (not per request). Each instance owns its

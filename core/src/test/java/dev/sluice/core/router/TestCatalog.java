@@ -14,6 +14,10 @@ public final class TestCatalog implements RouterPluginCatalog {
     static final AtomicInteger PROVIDER_CALLS = new AtomicInteger();
     static final AtomicInteger FACTORY_CALLS = new AtomicInteger();
 
+    /** For {@link java.util.ServiceLoader}. */
+    public TestCatalog() {
+    }
+
     @Override
     public void register(RouterPluginRegistry registry) throws RegistryException {
         registry.registerRequestClassifier(TYPE, parameters -> {

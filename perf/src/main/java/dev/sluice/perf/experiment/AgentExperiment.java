@@ -5,7 +5,6 @@ import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.router.RouterPlugins;
-import dev.sluice.core.select.DefaultWorkerSelector;
 import dev.sluice.core.spi.RegistryException;
 import dev.sluice.transport.engine.sim.SimEngineContext;
 import dev.sluice.transport.simulation.ClusterContext;
@@ -55,7 +54,7 @@ public final class AgentExperiment {
         RouterPlugins registry = RouterPlugins.loadCatalogs(AgentExperiment.class.getClassLoader());
         List<SessionPlan> sessions = settings.agents().generate();
         ClusterReport passThrough = ClusterSimulation.run(context(settings).label("pass-through + kv")
-            .selector(DefaultWorkerSelector.factory(DefaultSelectorSettings.DEFAULTS)), sessions);
+            .selector(RouterPlugins.builtinWorkerSelector(DefaultSelectorSettings.DEFAULTS)), sessions);
         ClusterReport thunder = ClusterSimulation.run(context(settings).label("thunderagent")
             .classifier(registry.resolveRequestClassifier(policy.requestClassifier()).orElseThrow(
                 () -> new IllegalArgumentException(settings.policyName() + " configures no request_classifier")))

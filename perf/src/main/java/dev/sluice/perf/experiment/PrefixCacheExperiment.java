@@ -1,7 +1,7 @@
 package dev.sluice.perf.experiment;
 
 import dev.sluice.core.api.DefaultSelectorSettings;
-import dev.sluice.core.select.DefaultWorkerSelector;
+import dev.sluice.core.router.RouterPlugins;
 import dev.sluice.transport.engine.sim.SimEngineContext;
 import dev.sluice.transport.frontend.RouterModes;
 import dev.sluice.transport.simulation.ClusterContext;
@@ -46,7 +46,7 @@ public final class PrefixCacheExperiment {
         for (String mode : modes) {
             ClusterContext context = new ClusterContext().label(mode).workers(settings.workers())
                 .engine(new SimEngineContext().numGpuBlocks(settings.gpuBlocks()))
-                .selector(RouterModes.parse(mode).selector(DefaultWorkerSelector.factory(
+                .selector(RouterModes.parse(mode).selector(RouterPlugins.builtinWorkerSelector(
                     DefaultSelectorSettings.DEFAULTS)))
                 .seed(settings.seed()).durationNs(settings.chats().durationNs());
             reports.add(ClusterSimulation.run(context, sessions));

@@ -5,7 +5,7 @@ import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.router.RouterContext;
-import dev.sluice.core.select.DefaultWorkerSelector;
+import dev.sluice.core.router.RouterPlugins;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.spi.WorkerSelectorFactory;
 import dev.sluice.transport.engine.sim.SimEngineContext;
@@ -31,7 +31,7 @@ public final class ClusterContext {
     private SimEngineContext engine = new SimEngineContext();
     private PolicyProfile profile = PolicyProfile.synthetic(OptionalDouble.empty(), QueuePolicy.FCFS);
     private RequestClassifierFactory classifier;
-    private WorkerSelectorFactory selector = DefaultWorkerSelector.factory(DefaultSelectorSettings.DEFAULTS);
+    private WorkerSelectorFactory selector = RouterPlugins.builtinWorkerSelector(DefaultSelectorSettings.DEFAULTS);
     private SchedulerObserver observer = SchedulerObserver.NONE;
     private long seed = 42;
     private long durationNs = 60_000_000_000L;

@@ -17,6 +17,9 @@ public final class WordTokenizer implements Tokenizer {
     private static final LongHashFunction HASH = LongHashFunction.xx3(BlockHasher.SEED);
     private static final int FIRST_ID = 1000;
 
+    private WordTokenizer() {
+    }
+
     @Override
     public int[] encode(CharSequence text) {
         int[] ids = new int[Math.max(4, text.length() / 3)];
