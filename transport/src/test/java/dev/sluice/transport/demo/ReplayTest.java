@@ -11,7 +11,6 @@ import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalRecord;
 import dev.sluice.core.replay.DecisionComparison;
 import dev.sluice.core.replay.ReplayVerifier;
-import dev.sluice.transport.demo.InProcessDemo;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
