@@ -15,6 +15,8 @@ module dev.sluice.core {
     requires transitive org.agrona;
     requires com.fasterxml.jackson.dataformat.yaml;
     requires com.lmax.disruptor;
+    // The journal's statistics (audit) keep their percentiles in HdrHistogram.
+    requires HdrHistogram;
     requires chronicle.bytes;
     requires chronicle.queue;
     requires chronicle.wire;
@@ -29,6 +31,8 @@ module dev.sluice.core {
     exports dev.sluice.core.config;
     exports dev.sluice.core.kv;
     exports dev.sluice.core.journal;
+    exports dev.sluice.core.audit;
+    exports dev.sluice.core.replay;
     exports dev.sluice.core.queue to dev.sluice.perf;
     exports dev.sluice.core.select to dev.sluice.perf, dev.sluice.plugins;
 

@@ -103,7 +103,7 @@ class AcmeExampleTest {
     void shouldRejectARequestWhoseBudgetWasSpentBeforeClassification() throws Exception {
         try (SteppedRouter r = router().worker(1, 8192)) {
             long ingress = r.clock.nanoTime();
-            r.clock.advance(Duration.ofMillis(2500));
+            r.clock.advance(Duration.ofMillis(2500).toNanos());
             long late = r.router.submit(AdmissionRequest.builder("late").inputTokens(10).build(), ingress,
                 r.listener);
             r.step();

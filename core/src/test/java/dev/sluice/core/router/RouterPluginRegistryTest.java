@@ -14,7 +14,7 @@ import dev.sluice.core.spi.RegistryException;
 import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.spi.RequestClassifierProvider;
-import dev.sluice.core.testing.ManualClock;
+import dev.sluice.core.testing.TestClocks;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,7 +27,7 @@ class RouterPluginRegistryTest {
     }
 
     private static final RequestClassifierContext CONTEXT =
-        new RequestClassifierContext("model", 16, List::of, new ManualClock());
+        new RequestClassifierContext("model", 16, List::of, TestClocks.started());
 
     static RequestClassifierProvider limitProvider(AtomicInteger providerCalls) {
         return parameters -> {

@@ -181,7 +181,7 @@ class ParkAndDeadlineTest {
         };
         try (SteppedRouter r = new SteppedRouter(budget).worker(1, 8192)) {
             long ingress = r.clock.nanoTime();
-            r.clock.advance(Duration.ofSeconds(2));
+            r.clock.advance(Duration.ofSeconds(2).toNanos());
             long id = r.router.submit(AdmissionRequest.builder("late").inputTokens(4).build(), ingress, r.listener);
             r.step();
 

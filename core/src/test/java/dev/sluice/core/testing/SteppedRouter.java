@@ -9,16 +9,17 @@ import dev.sluice.core.spi.RequestClassifier;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
+import org.agrona.concurrent.CachedNanoClock;
 
 /**
- * A manual {@link ModelRouter} on a {@link ManualClock}, stepped by the test on its own thread, with a
+ * A manual {@link ModelRouter} on a test clock ({@link TestClocks#started}), stepped by the test on its own thread, with a
  * {@link RecordingListener}: the fixture of deterministic scheduler tests.
  */
 public final class SteppedRouter implements AutoCloseable {
     /** Cycles {@link #stepUntil} runs before it gives up (a guard against a hung test, not a timing assertion). */
     private static final Duration STEP_GUARD = Duration.ofSeconds(20);
 
-    public final ManualClock clock = new ManualClock();
+    public final CachedNanoClock clock = TestClocks.started();
     public final RecordingListener listener = new RecordingListener();
     public final ModelRouter router;
 
@@ -85,7 +86,7 @@ public final class SteppedRouter implements AutoCloseable {
     }
 
     public void advance(Duration by) {
-        clock.advance(by);
+        clock.advance(by.toNanos());
         step();
     }
 

@@ -1,5 +1,9 @@
 package dev.sluice.perf.harness;
 
+import dev.sluice.transport.plot.Chart;
+import dev.sluice.transport.plot.PercentilePlot;
+import dev.sluice.transport.plot.PngPlot;
+import dev.sluice.transport.plot.SvgPlot;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -62,15 +66,28 @@ public final class LatencyHarness {
                 System.gc();
             }
         }
-        Files.writeString(out.resolve("latency.svg"), SvgPlot.render(results));
-        writePng(out.resolve("latency.png"), results);
+        Chart plot = plot(results);
+        Files.writeString(out.resolve("latency.svg"), SvgPlot.render(plot));
+        writePng(out.resolve("latency.png"), plot);
         printTables(System.out, results, generators, warmup, seconds, out);
     }
 
+    /** Every trial's latency by percentile; a controller's trials share a colour per rate, the baseline dashed. */
+    static Chart plot(List<TrialResult> results) {
+        List<PercentilePlot.Line> lines = new ArrayList<>(results.size());
+        for (int i = 0; i < results.size(); i++) {
+            TrialResult r = results.get(i);
+            lines.add(new PercentilePlot.Line(String.format(Locale.ROOT, "%s %,d/s", r.target(),
+                r.offeredPerSecond()), r.histogram(), i / 2, r.target().equals("baseline")));
+        }
+        return PercentilePlot.chart(String.format(Locale.ROOT, "Decision latency by percentile (µs, log), %d-core"
+            + " machine", Runtime.getRuntime().availableProcessors()), lines);
+    }
+
     /** The PNG is a convenience: a JDK without fonts or java.desktop still gets the tables and the SVG. */
-    private static void writePng(Path file, List<TrialResult> results) {
+    private static void writePng(Path file, Chart plot) {
         try {
-            PngPlot.write(results, file);
+            PngPlot.write(plot, file);
         } catch (IOException | RuntimeException | LinkageError | java.awt.AWTError e) {
             System.err.println("harness: no PNG plot (" + e + "); the SVG plot is written");
         }

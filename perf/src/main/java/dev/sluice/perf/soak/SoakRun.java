@@ -2,10 +2,10 @@ package dev.sluice.perf.soak;
 
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.router.RouterStatistics;
+import dev.sluice.transport.engine.sim.SimEngineContext;
 import dev.sluice.transport.frontend.EngineSetup;
 import dev.sluice.transport.frontend.Frontend;
 import dev.sluice.transport.frontend.FrontendSettings;
-import dev.sluice.transport.sim.SimEngineContext;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;

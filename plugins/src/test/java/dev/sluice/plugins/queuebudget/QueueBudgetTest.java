@@ -17,13 +17,14 @@ import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.core.spi.RequestClassifierFactory;
-import dev.sluice.core.testing.ManualClock;
 import dev.sluice.core.testing.SteppedRouter;
+import dev.sluice.core.testing.TestClocks;
 import dev.sluice.plugins.testing.FakeRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,7 +39,7 @@ class QueueBudgetTest {
 
     @Test
     void shouldSetTheDeadlineFromIngressWhileTheBudgetLasts() throws Exception {
-        ManualClock clock = new ManualClock(10_000_000_000L);
+        CachedNanoClock clock = TestClocks.at(10_000_000_000L);
         RequestClassifier classifier = provide(Map.of("max_wait_ms", 2000))
             .create(new RequestClassifierContext("m", 16, List::of, clock));
         FakeRequest request = new FakeRequest("r", null, 10, clock.nanoTime() - 500_000_000L);
@@ -49,7 +50,7 @@ class QueueBudgetTest {
 
     @Test
     void shouldRejectWhenTheBudgetIsSpent() throws Exception {
-        ManualClock clock = new ManualClock(10_000_000_000L);
+        CachedNanoClock clock = TestClocks.at(10_000_000_000L);
         RequestClassifier classifier = provide(Map.of("max_wait_ms", 2000))
             .create(new RequestClassifierContext("m", 16, List::of, clock));
         Classification decision = classifier.classify(new FakeRequest("r", null, 10,

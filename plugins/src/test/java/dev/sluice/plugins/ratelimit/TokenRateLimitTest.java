@@ -16,21 +16,22 @@ import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.RequestClassifierFactory;
-import dev.sluice.core.testing.ManualClock;
 import dev.sluice.core.testing.SteppedRouter;
+import dev.sluice.core.testing.TestClocks;
 import dev.sluice.plugins.testing.FakeRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.Test;
 
 /** Per-tenant request and token buckets with Retry-After, LRU-bounded tenants and completion-token debt. */
 class TokenRateLimitTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final ManualClock clock = new ManualClock(0);
+    private final CachedNanoClock clock = TestClocks.at(0);
     private int ids;
 
     private static RequestClassifierFactory provide(Map<String, ?> parameters) throws ProviderException {
@@ -59,9 +60,9 @@ class TokenRateLimitTest {
         assertEquals(1_000_000_000L, error.retryAfterNanos(), "one request refills every second");
         assertEquals("tenant \"acme\" is over its requests_per_minute (60)", error.diagnostic());
 
-        clock.advance(Duration.ofMillis(999));
+        clock.advance(Duration.ofMillis(999).toNanos());
         assertEquals(Classification.Kind.REJECT, send(limiter, "acme", 1).kind());
-        clock.advance(Duration.ofMillis(1));
+        clock.advance(Duration.ofMillis(1).toNanos());
         assertEquals(Classification.Kind.ADMIT, send(limiter, "acme", 1).kind());
     }
 

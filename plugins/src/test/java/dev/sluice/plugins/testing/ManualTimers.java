@@ -3,20 +3,15 @@ package dev.sluice.plugins.testing;
 import dev.sluice.core.api.ClassifierTimers;
 import java.util.ArrayList;
 import java.util.List;
+import org.agrona.concurrent.NanoClock;
 
 /**
  * {@link ClassifierTimers} for classifier unit tests, with the router's semantics: a task first runs one interval
  * after it was registered, then one interval after each run; a jump over several intervals runs it once.
  */
 public final class ManualTimers implements ClassifierTimers {
-    private final ManualClockView clock;
+    private final NanoClock clock;
     private final List<Task> tasks = new ArrayList<>();
-
-    /** Reads the test's clock. */
-    @FunctionalInterface
-    public interface ManualClockView {
-        long nanoTime();
-    }
 
     private static final class Task implements Cancellable {
         final long interval;
@@ -36,7 +31,8 @@ public final class ManualTimers implements ClassifierTimers {
         }
     }
 
-    public ManualTimers(ManualClockView clock) {
+    /** Timers on the test's clock. */
+    public ManualTimers(NanoClock clock) {
         this.clock = clock;
     }
 

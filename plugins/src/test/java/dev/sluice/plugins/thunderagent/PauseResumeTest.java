@@ -123,7 +123,7 @@ class PauseResumeTest {
             "buffer_per_program", 0, "resume_timeout_seconds", 1)).worker(1, 1000);
         h.submit("request-1", "session-a", 1500);
         assertTrue(h.waiting("request-1"));
-        h.clock.advance(Duration.ofSeconds(2));
+        h.clock.advance(Duration.ofSeconds(2).toNanos());
         Reconciler.Report report = h.classifier.reconcile();
         assertEquals(1, report.forcedResumes());
         assertTrue(h.released("request-1"));
@@ -155,7 +155,7 @@ class PauseResumeTest {
         ThunderHarness h = new ThunderHarness(Map.of("resume_timeout_seconds", 1)).worker(1, 100);
         h.submit("first", "first", 120);
         h.submit("second", "second", 120);
-        h.clock.advance(Duration.ofSeconds(2));
+        h.clock.advance(Duration.ofSeconds(2).toNanos());
         Reconciler.Report first = h.classifier.reconcile();
         assertEquals(2, first.forcedResumes());
         assertTrue(first.changed());

@@ -94,7 +94,7 @@ class ThunderAgentConfigTest {
             section("request_classifier:\n  type: thunderagent\n  parameters:\n    pause_threshold: 0.9\n"))
             .orElseThrow();
         var context = new dev.sluice.core.api.RequestClassifierContext("m", 16, java.util.List::of,
-            new dev.sluice.core.testing.ManualClock());
+            dev.sluice.core.testing.TestClocks.started());
         assertTrue(factory.create(context) instanceof ThunderAgentClassifier);
         assertTrue(factory.create(context) != factory.create(context));
     }

@@ -10,7 +10,7 @@ import dev.sluice.core.api.RequestClassifierParameters;
 import dev.sluice.core.api.RequestClassifierWorker;
 import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.api.WorkerWithDpRank;
-import dev.sluice.core.testing.ManualClock;
+import dev.sluice.core.testing.TestClocks;
 import dev.sluice.plugins.testing.FakeRequest;
 import dev.sluice.plugins.testing.ManualTimers;
 import java.time.Duration;
@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import org.agrona.concurrent.CachedNanoClock;
 
 /**
  * A ThunderAgent classifier driven by hand: a manual clock, manual timers, a worker list the test edits (block size
@@ -30,8 +31,8 @@ import java.util.TreeMap;
 final class ThunderHarness {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    final ManualClock clock = new ManualClock();
-    final ManualTimers timers = new ManualTimers(clock::nanoTime);
+    final CachedNanoClock clock = TestClocks.started();
+    final ManualTimers timers = new ManualTimers(clock);
     final ThunderAgentClassifier classifier;
     final ThunderAgentConfig config;
     private final TreeMap<WorkerWithDpRank, OptionalLong> cards = new TreeMap<>();
@@ -148,7 +149,7 @@ final class ThunderHarness {
 
     /** Moves the clock and runs the reconcile task if it is due. */
     void advance(Duration by) {
-        clock.advance(by);
+        clock.advance(by.toNanos());
         timers.runDue();
     }
 

@@ -30,7 +30,7 @@ class TrackingAndRollbackTest {
         ThunderHarness h = new ThunderHarness(Map.of("session_retention_seconds", 0.005)).worker(1, 1000);
         h.submit("request-1", "session-a", 10);
         h.completed("request-1", 20);
-        h.clock.advance(Duration.ofMillis(10));
+        h.clock.advance(Duration.ofMillis(10).toNanos());
         h.submit("request-2", "session-a", 10);
         assertEquals(1, h.program("session-a").stepCount);
     }
@@ -67,7 +67,7 @@ class TrackingAndRollbackTest {
         ThunderHarness h = new ThunderHarness(Map.of("max_tracked_requests", 2)).worker(1, 1000);
         h.submit("a", "a", 10);
         h.completed("a", 10);
-        h.clock.advance(Duration.ofMillis(1));
+        h.clock.advance(Duration.ofMillis(1).toNanos());
         h.submit("b", "b", 10);
         h.completed("b", 10);
         h.submit("c", "c", 10);

@@ -4,12 +4,12 @@ import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.api.OverloadStatus;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.transport.demo.DemoFleet;
+import dev.sluice.transport.demo.HttpDemo;
 import dev.sluice.transport.demo.InProcessDemo;
 import dev.sluice.transport.frontend.EngineSetup;
 import dev.sluice.transport.frontend.FrontendSettings;
 import dev.sluice.transport.frontend.JournalSetup;
-import dev.sluice.transport.httpdemo.HttpDemo;
-import dev.sluice.transport.sim.SimEngineContext;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,8 +27,8 @@ import picocli.CommandLine;
     description = {"Starts the frontend on a free loopback port with a simulated fleet under KV pressure, sends a "
         + "mixed workload through real HTTP (chat on shared prompts, agent sessions, an overload burst, clients "
         + "that disconnect) for --duration, then prints a summary per policy class and writes an HTML report.",
-        "--in-process runs the older virtual-clock simulation instead: the same kind of traffic through the "
-            + "admission core without HTTP, in well under a second."})
+        "--in-process runs the same kind of traffic through the admission core and the same simulated engines on a "
+            + "virtual clock instead, without HTTP, in about a second."})
 final class DemoCommand implements Callable<Integer> {
     @Option(names = "--duration", defaultValue = "60s", paramLabel = "DURATION", converter = DurationConverter.class,
         description = "How long to send traffic, e.g. 60s, 5m or PT90S (default: ${DEFAULT-VALUE}).")
@@ -92,27 +92,12 @@ final class DemoCommand implements Callable<Integer> {
             policyOptions.queuePolicy);
         FrontendSettings settings = new FrontendSettings("127.0.0.1", 0, InProcessDemo.MODEL, 4 << 20, 64,
             OverloadStatus.fromEnvironment(), null, Duration.ofSeconds(10), router,
-            new EngineSetup.Simulated(fleet(), workers), journal);
+            new EngineSetup.Simulated(DemoFleet.engine(), workers), journal);
         String description = policy.classifier() != null ? classifier + " (from the policy file)"
             : String.format("queue budget %d s from ingress; one turn per agent session, later turns park up to %d s",
                 InProcessDemo.QUEUE_BUDGET_NS / 1_000_000_000L, InProcessDemo.PARK_BUDGET_NS / 1_000_000_000L);
         return HttpDemo.run(new HttpDemo.Settings(settings, duration, seed,
             report != null ? report : defaultReport(), policy.config().source(), description), System.out);
-    }
-
-    /**
-     * The demo's engines, sized so that the workload puts them under KV pressure. A chat prompt is 1,000 to 2,600
-     * tokens, most of it one of three shared system prompts (served from the prefix cache once seen), and an agent
-     * conversation grows to several thousand tokens; 384 blocks of 64 tokens (24,576 tokens) per worker hold a few
-     * dozen such requests with their answers, so under the burst the engines keep requests waiting for KV space.
-     * Their first tokens come late, the router's booked prefill stays above the busy threshold (1.0 of
-     * max_num_batched_tokens 2048, lower than the mocker's 8192 for the same reason) and requests queue in the
-     * router until their 2 s budget expires (429). The mocker's timing at real speed (speedup 1.0), so latencies
-     * read as a real fleet's would.
-     */
-    static SimEngineContext fleet() {
-        return new SimEngineContext().numGpuBlocks(384).blockSize(64).maxNumBatchedTokens(2048).speedupRatio(1.0)
-            .seed(7);
     }
 
     private void validate() {

@@ -4,8 +4,11 @@ import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine;
 
-/** Reads {@code 500ms}, {@code 90s}, {@code 5m}, {@code 1h} or an ISO-8601 {@code PT90S}. */
-final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+/**
+ * Reads {@code 500ms}, {@code 90s}, {@code 5m}, {@code 1h} or an ISO-8601 {@code PT90S}: every duration option of
+ * {@code sluice}, those of added commands included. Stateless.
+ */
+public final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
         String text = value.trim().toLowerCase(Locale.ROOT);

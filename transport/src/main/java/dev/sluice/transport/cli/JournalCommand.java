@@ -1,20 +1,20 @@
 package dev.sluice.transport.cli;
 
+import dev.sluice.core.audit.JournalRun;
+import dev.sluice.core.audit.JournalStats;
+import dev.sluice.core.audit.JournalVerifier;
+import dev.sluice.core.audit.Lifecycle;
+import dev.sluice.core.audit.TimelinePrinter;
 import dev.sluice.core.journal.JournalException;
-import dev.sluice.transport.journal.JournalRun;
-import dev.sluice.transport.journal.JournalStats;
-import dev.sluice.transport.journal.JournalVerifier;
-import dev.sluice.transport.journal.Lifecycle;
-import dev.sluice.transport.journal.TimelinePrinter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code sluice journal}: read an admission journal. */
 @Command(name = "journal", mixinStandardHelpOptions = true, description = "Reads an admission journal.",

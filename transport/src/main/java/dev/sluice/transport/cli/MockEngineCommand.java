@@ -1,13 +1,13 @@
 package dev.sluice.transport.cli;
 
-import dev.sluice.transport.mockengine.MockEngineServer;
-import dev.sluice.transport.mockengine.MockEngineSettings;
+import dev.sluice.transport.engine.mock.MockEngineServer;
+import dev.sluice.transport.engine.mock.MockEngineSettings;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code sluice mock-engine}: one simulated worker behind an OpenAI-compatible HTTP server, until SIGTERM. */
 @Command(name = "mock-engine", mixinStandardHelpOptions = true, sortOptions = false,

@@ -1,6 +1,6 @@
 package dev.sluice.transport.cli;
 
-import dev.sluice.transport.sim.SimEngineContext;
+import dev.sluice.transport.engine.sim.SimEngineContext;
 import picocli.CommandLine.Option;
 
 /** The simulated engine's options, in the mocker's words; shared by {@code mock-engine} and {@code serve}. */

@@ -1,18 +1,19 @@
 package dev.sluice.transport.cli;
 
+import dev.sluice.core.audit.JournalRun;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.journal.JournalRecord;
+import dev.sluice.core.replay.DecisionComparison;
+import dev.sluice.core.replay.ReplayVerifier;
 import dev.sluice.core.spi.RegistryException;
 import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.transport.demo.InProcessDemo;
 import dev.sluice.transport.demo.WhatIfFleet;
-import dev.sluice.transport.journal.JournalRun;
-import dev.sluice.transport.replay.DecisionComparison;
-import dev.sluice.transport.replay.ReplayVerifier;
-import dev.sluice.transport.replay.WhatIfReplay;
+import dev.sluice.transport.demo.WhatIfReplay;
+import dev.sluice.transport.simulation.Arrival;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -107,7 +108,7 @@ final class ReplayCommand implements Callable<Integer> {
             }
             RouterPolicyConfig recorded = header.policyText().isEmpty() ? RouterPolicyConfig.none()
                 : RouterPolicyLoader.parse(header.policyText(), header.policySource());
-            List<WhatIfFleet.Arrival> arrivals = WhatIfReplay.arrivals(run);
+            List<Arrival> arrivals = WhatIfReplay.arrivals(run);
             WhatIfFleet.Fleet fleet = WhatIfReplay.fleet(run);
             long duration = arrivals.isEmpty() ? 1 : arrivals.get(arrivals.size() - 1).atNs() + 1;
             WhatIfFleet.Result a = WhatIfFleet.run(recorded, classifier(recorded, header), header

@@ -1,14 +1,16 @@
 package dev.sluice.transport.cli;
 
+import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code sluice} command line. Usage errors exit with 2, failures with 1. */
+/**
+ * The {@code sluice} command line: the built-in commands, and those other modules add through
+ * {@link SubcommandProvider} ({@code simulate}, when perf is on the classpath). Usage errors exit with 2, failures
+ * with 1.
+ */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceMain.Version.class,
-    description = "Admission control for LLM inference serving.",
-    subcommands = {DemoCommand.class, ServeCommand.class, SimulateCommand.class, ConfigCommand.class,
-        MockEngineCommand.class, JournalCommand.class,
-        ReplayCommand.class, CommandLine.HelpCommand.class})
+    description = "Admission control for LLM inference serving.")
 public final class SluiceMain implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -18,9 +20,22 @@ public final class SluiceMain implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (try: sluice demo)");
     }
 
-    /** Builds the command line with its exit-code conventions. */
+    /** Builds the command line with its exit-code conventions; the added commands follow demo and serve. */
     public static CommandLine commandLine() {
-        return new CommandLine(new SluiceMain()).setCaseInsensitiveEnumValuesAllowed(true);
+        CommandLine cli = new CommandLine(new SluiceMain());
+        cli.addSubcommand(new DemoCommand());
+        cli.addSubcommand(new ServeCommand());
+        for (SubcommandProvider provider : ServiceLoader.load(SubcommandProvider.class,
+            SluiceMain.class.getClassLoader())) {
+            cli.addSubcommand(provider.command());
+        }
+        cli.addSubcommand(new ConfigCommand());
+        cli.addSubcommand(new MockEngineCommand());
+        cli.addSubcommand(new JournalCommand());
+        cli.addSubcommand(new ReplayCommand());
+        cli.addSubcommand(new CommandLine.HelpCommand());
+        // Set last: picocli applies it to the subcommands present when it is called.
+        return cli.setCaseInsensitiveEnumValuesAllowed(true);
     }
 
     public static void main(String[] args) {

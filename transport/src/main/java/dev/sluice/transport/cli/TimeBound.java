@@ -1,6 +1,6 @@
 package dev.sluice.transport.cli;
 
-import dev.sluice.transport.journal.JournalRun;
+import dev.sluice.core.audit.JournalRun;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

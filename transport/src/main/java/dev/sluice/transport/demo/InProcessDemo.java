@@ -1,24 +1,30 @@
 package dev.sluice.transport.demo;
 
+import dev.sluice.core.api.OverloadStatus;
 import dev.sluice.core.config.PolicyProfile;
+import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.config.RouterPolicyConfig;
+import dev.sluice.core.host.CompositeObserver;
+import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.journal.JournalHeader;
 import dev.sluice.core.journal.JournalWriter;
-import dev.sluice.core.config.RouterPolicyConfig;
+import dev.sluice.core.kv.BlockHasher;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.spi.WorkerSelectorFactory;
-import dev.sluice.core.config.QueuePolicy;
-import dev.sluice.core.router.ModelRouter;
-import dev.sluice.core.router.RouterContext;
+import dev.sluice.transport.engine.sim.SimEngineContext;
+import dev.sluice.transport.simulation.Arrival;
+import dev.sluice.transport.simulation.ClusterContext;
+import dev.sluice.transport.simulation.ClusterSimulation;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.OptionalDouble;
 
 /**
- * The demo's main job until the HTTP frontend exists: a mixed workload through the real admission core (classify,
- * park, queue with busy gating and deadlines, dispatch, lifecycle events) on a simulated fleet and a virtual
- * clock, then a summary.
+ * {@code sluice demo --in-process}: the demo's kind of traffic through the real admission core (classify, park,
+ * queue with busy gating and deadlines, dispatch, lifecycle events) on the HTTP demo's simulated engines, all on a
+ * virtual clock without HTTP, then a summary. Also the demo's classifier and the names a journal of it records.
  */
 public final class InProcessDemo {
     /**
@@ -47,9 +53,6 @@ public final class InProcessDemo {
     public static final long QUEUE_BUDGET_NS = 2_000_000_000L;
     /** How long the demo classifier parks a later turn of a busy session. */
     public static final long PARK_BUDGET_NS = 5_000_000_000L;
-    /** The simulated engines' prefill rate and decode time per token. */
-    public static final double PREFILL_TOKENS_PER_SECOND = 20_000;
-    public static final long DECODE_NS_PER_TOKEN = 15_000_000L;
 
     private InProcessDemo() {
     }
@@ -68,24 +71,20 @@ public final class InProcessDemo {
      * @throws JournalException when the journal cannot be opened (the message names the directory and cause).
      */
     public static boolean run(Settings settings, PrintStream out) throws JournalException {
-        FleetSimulation.Fleet fleet = new FleetSimulation.Fleet(settings.workers(), 2048, PREFILL_TOKENS_PER_SECOND,
-            DECODE_NS_PER_TOKEN);
-        DemoWorkload.Shape shape = new DemoWorkload.Shape(settings.durationNs(), 3.0 * settings.workers(),
-            2 * settings.workers(), 5.0, settings.durationNs() / 3, settings.durationNs() / 2, 0.02, settings.seed());
-        List<DemoWorkload.Arrival> arrivals = DemoWorkload.generate(shape);
-        long queueBudgetNs = QUEUE_BUDGET_NS;
-        long parkBudgetNs = PARK_BUDGET_NS;
-
-        out.println("sluice demo: in-process admission control on a simulated fleet (virtual clock)");
-        out.printf("  fleet        %d workers, max_num_batched_tokens %d, prefill %.0f tokens/s, decode %d ms/token%n",
-            fleet.workers(), fleet.maxNumBatchedTokens(), fleet.prefillTokensPerSecond(),
-            fleet.decodeNsPerToken() / 1_000_000);
         PolicyProfile profile = settings.policy().profileFor(MODEL, settings.fallbackThreshold(),
             settings.fallbackPolicy());
-        out.printf("  policy       %s: classes %s%n", settings.policy().source(), classNames(profile));
+        ClusterContext cluster = cluster(settings.workers(), DemoFleet.engine(), profile, settings.classifier(),
+            settings.seed(), settings.durationNs()).selector(settings.selector());
+        WorkloadShape shape = new WorkloadShape(settings.durationNs(), 3.0 * settings.workers(),
+            2 * settings.workers(), 5.0, settings.durationNs() / 3, settings.durationNs() / 2, 0.02, settings.seed());
+        List<Arrival> arrivals = DemoWorkload.generate(shape, new BlockHasher(cluster.engine().blockSize()));
+
+        out.println("sluice demo: in-process admission control on a simulated fleet (virtual clock)");
+        out.printf("  fleet        %s%n", DemoFleet.describe(settings.workers(), cluster.engine()));
+        out.printf("  policy       %s: classes %s%n", settings.policy().source(), HttpDemo.classNames(profile));
         if (settings.classifier() == null) {
             out.printf("  classifier   queue budget %d s from ingress; one turn per agent session, later turns park"
-                + " up to %d s%n", queueBudgetNs / 1_000_000_000L, parkBudgetNs / 1_000_000_000L);
+                + " up to %d s%n", QUEUE_BUDGET_NS / 1_000_000_000L, PARK_BUDGET_NS / 1_000_000_000L);
         } else {
             out.printf("  classifier   %s (from the policy file)%n",
                 settings.policy().requestClassifier().orElseThrow().type());
@@ -95,23 +94,13 @@ public final class InProcessDemo {
             arrivals.size(), shape.durationNs() / 1e9, shape.chatPerSecond(), shape.sessions(), shape.burstFactor(),
             shape.burstStartNs() / 1e9, shape.burstEndNs() / 1e9, shape.leaveFraction() * 100, shape.seed());
 
-        VirtualClock clock = new VirtualClock();
-        RouterContext context = new RouterContext().model(MODEL).clock(clock).profile(profile)
-            .workerSelector(settings.selector()).randomSeed(settings.seed())
-            .classifierFactory(settings.classifier() != null ? settings.classifier()
-                : c -> new SessionTurnClassifier(queueBudgetNs, parkBudgetNs));
         JournalWriter journal = settings.journal() == null ? null : JournalWriter.open(settings.journal(),
-            JournalHeader.of(context, settings.policy().source(), settings.policyText(), classifierName(settings),
-                settings.fallbackThreshold(), settings.fallbackPolicy()));
-        if (journal != null) {
-            context.observer(journal);
-        }
-        long start = System.nanoTime();
+            JournalHeader.of(cluster.routerContext(), settings.policy().source(), settings.policyText(),
+                classifierName(settings), settings.fallbackThreshold(), settings.fallbackPolicy()));
         DemoReport report;
-        try (journal; ModelRouter router = ModelRouter.manual(context)) {
-            report = new FleetSimulation(router, clock, fleet, arrivals, profile).run(settings.durationNs());
+        try (journal) {
+            report = simulate(cluster, arrivals, journal);
         }
-        report.wallNs = System.nanoTime() - start;
         out.println();
         report.print(out);
         if (journal != null) {
@@ -120,32 +109,39 @@ public final class InProcessDemo {
         return report.balanced();
     }
 
+    /**
+     * The demo's router on {@code workers} simulated engines like {@code engine}: model {@link #MODEL}, the policy's
+     * {@code profile}, the policy's classifier or (when {@code null}) the demo's own, every seed from {@code seed}.
+     */
+    static ClusterContext cluster(int workers, SimEngineContext engine, PolicyProfile profile,
+                                  RequestClassifierFactory classifier, long seed, long durationNs) {
+        return new ClusterContext().label(MODEL).model(MODEL).workers(workers).engine(engine).profile(profile)
+            .classifier(classifier != null ? classifier : sessionTurnClassifier()).seed(seed).durationNs(durationNs);
+    }
+
+    /**
+     * Plays {@code arrivals} on the one fleet simulator ({@link ClusterSimulation}: the real router in front of the
+     * simulated engines, on a virtual clock) and reports per class what the router did; {@code journal} (or
+     * {@code null}) sees every input and decision too. Runs on the calling thread.
+     */
+    static DemoReport simulate(ClusterContext cluster, List<Arrival> arrivals, SchedulerObserver journal) {
+        ClassTally tally = new ClassTally(cluster.profile(), OverloadStatus.DEFAULT);
+        cluster.observer(journal == null ? tally : CompositeObserver.of(journal, tally));
+        return DemoReport.of(cluster.profile(), tally, ClusterSimulation.run(cluster, List.of(), arrivals));
+    }
+
     static String classifierName(Settings settings) {
         return settings.classifier() == null ? DEMO_CLASSIFIER
             : settings.policy().requestClassifier().orElseThrow().type();
     }
 
     private static void printJournal(JournalWriter journal, PrintStream out) {
-        String dir = displayed(journal.directory());
+        String dir = HttpDemo.displayed(journal.directory());
         out.printf("  journal      %s: %d records written, %d lost%n", dir, journal.recordsWritten(),
             journal.recordsDropped());
         out.printf("               scripts/sluice journal show %s --request chat-1%n", dir);
         out.printf("               scripts/sluice journal stats %s   |   scripts/sluice journal verify %s%n", dir, dir);
         out.printf("               scripts/sluice replay %s --verify   |   scripts/sluice replay %s"
             + " --router-policy-config other.yaml%n", dir, dir);
-    }
-
-    /** Relative to the working directory when it is inside it: shorter, and what the user typed. */
-    private static String displayed(java.nio.file.Path dir) {
-        java.nio.file.Path cwd = java.nio.file.Path.of("").toAbsolutePath();
-        return dir.startsWith(cwd) ? cwd.relativize(dir).toString() : dir.toString();
-    }
-
-    private static String classNames(PolicyProfile profile) {
-        StringBuilder names = new StringBuilder();
-        for (var spec : profile.classes()) {
-            names.append(names.isEmpty() ? "" : ", ").append(spec.name());
-        }
-        return names.toString();
     }
 }

@@ -2,7 +2,6 @@ package dev.sluice.transport.frontend;
 
 import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.kv.BlockHasher;
-import dev.sluice.core.kv.Tokenizer;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.engine.EngineQueue;
@@ -15,6 +14,7 @@ import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.CompletionRequestReader;
 import dev.sluice.transport.openai.CompletionResponder;
 import dev.sluice.transport.openai.OpenAiException;
+import dev.sluice.transport.tokenize.Tokenizer;
 import io.helidon.http.HeaderName;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;

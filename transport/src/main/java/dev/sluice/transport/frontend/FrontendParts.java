@@ -1,9 +1,9 @@
 package dev.sluice.transport.frontend;
 
-import dev.sluice.core.kv.Tokenizer;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.metrics.RouterMetrics;
+import dev.sluice.transport.tokenize.Tokenizer;
 import java.util.List;
 
 /**

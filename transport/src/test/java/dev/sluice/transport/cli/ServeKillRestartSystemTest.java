@@ -3,9 +3,9 @@ package dev.sluice.transport.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.core.audit.JournalRun;
+import dev.sluice.core.audit.JournalVerifier;
 import dev.sluice.core.journal.JournalRecord;
-import dev.sluice.transport.journal.JournalRun;
-import dev.sluice.transport.journal.JournalVerifier;
 import dev.sluice.transport.testing.Await;
 import dev.sluice.transport.testing.RawHttp;
 import dev.sluice.transport.testing.SluiceProcess;

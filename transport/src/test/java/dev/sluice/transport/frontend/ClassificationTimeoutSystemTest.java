@@ -8,7 +8,7 @@ import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.RequestClassifier;
-import dev.sluice.transport.sim.SimEngineContext;
+import dev.sluice.transport.engine.sim.SimEngineContext;
 import dev.sluice.transport.testing.RawHttp;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

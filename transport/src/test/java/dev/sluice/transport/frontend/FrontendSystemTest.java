@@ -20,7 +20,7 @@ import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.api.ErrorClass;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.RequestClassifier;
-import dev.sluice.transport.sim.SimEngineContext;
+import dev.sluice.transport.engine.sim.SimEngineContext;
 import io.helidon.http.HeaderNames;
 import java.io.InputStream;
 import java.net.URI;

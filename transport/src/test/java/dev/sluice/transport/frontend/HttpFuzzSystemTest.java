@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.router.RouterStatistics;
-import dev.sluice.transport.sim.SimEngineContext;
+import dev.sluice.transport.engine.sim.SimEngineContext;
 import dev.sluice.transport.testing.RawHttp;
 import io.helidon.http.HeaderNames;
 import java.nio.charset.StandardCharsets;

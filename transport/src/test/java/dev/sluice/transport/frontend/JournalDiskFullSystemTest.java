@@ -10,7 +10,7 @@ import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.journal.JournalReader;
 import dev.sluice.core.router.RouterContext;
-import dev.sluice.transport.sim.SimEngineContext;
+import dev.sluice.transport.engine.sim.SimEngineContext;
 import dev.sluice.transport.testing.Await;
 import dev.sluice.transport.testing.CapturedStderr;
 import dev.sluice.transport.testing.RawHttp;

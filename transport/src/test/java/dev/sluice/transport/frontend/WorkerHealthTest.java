@@ -5,12 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.core.testing.ManualClock;
+import dev.sluice.core.testing.TestClocks;
 import dev.sluice.transport.engine.ProbeResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * of each test reads in milliseconds since the start.
  */
 class WorkerHealthTest {
-    private final ManualClock clock = new ManualClock(0);
+    private final CachedNanoClock clock = TestClocks.at(0);
     private final ManualTimer timer = new ManualTimer(clock);
     private final List<String> events = new ArrayList<>();
     private final boolean[] up = {true, true};
@@ -30,12 +31,12 @@ class WorkerHealthTest {
         private record Task(long dueAt, long order, Runnable body) {
         }
 
-        private final ManualClock clock;
+        private final CachedNanoClock clock;
         private final List<Task> tasks = new ArrayList<>();
         private long scheduled;
         boolean closed;
 
-        ManualTimer(ManualClock clock) {
+        ManualTimer(CachedNanoClock clock) {
             this.clock = clock;
         }
 
@@ -54,10 +55,10 @@ class WorkerHealthTest {
                     break;
                 }
                 tasks.remove(next);
-                clock.set(next.dueAt());
+                clock.update(next.dueAt());
                 next.body().run();
             }
-            clock.set(end);
+            clock.update(end);
         }
 
         int pending() {

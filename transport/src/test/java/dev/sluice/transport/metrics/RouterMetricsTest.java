@@ -39,7 +39,7 @@ class RouterMetricsTest {
                 + "status=\"409\"} 1");
             assertLine(during, "sluice_live_requests{model=\"m\"} 2");
 
-            r.clock.advance(Duration.ofMillis(3));
+            r.clock.advance(Duration.ofMillis(3).toNanos());
             r.router.responding(running);
             r.step();
             String after = PrometheusText.render(List.of(metrics));

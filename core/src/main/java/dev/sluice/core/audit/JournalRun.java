@@ -1,0 +1,86 @@
+package dev.sluice.core.audit;
+
+import dev.sluice.core.journal.JournalException;
+import dev.sluice.core.journal.JournalReader;
+import dev.sluice.core.journal.JournalRecord;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One start of a router as its journal recorded it: the header, then every record up to the next header, with
+ * the records grouped by lifecycle in arrival order. Lifecycle ids are unique within a run only. Cold path.
+ *
+ * @param index      1 for the first run of the directory.
+ * @param header     the run's header ({@code null} if the journal's first cycles were deleted by retention).
+ * @param records    every record after the header, in order.
+ * @param lifecycles by lifecycle id, in order of first appearance.
+ */
+public record JournalRun(int index, JournalRecord.Header header, List<JournalRecord> records,
+                         Map<Long, Lifecycle> lifecycles) {
+
+    /** Reads every run in {@code directory}; {@code undecodable[0]} receives the count of skipped records. */
+    public static List<JournalRun> read(Path directory, long[] undecodable) throws JournalException {
+        try (JournalReader reader = JournalReader.open(directory)) {
+            List<JournalRun> runs = new ArrayList<>();
+            List<JournalRecord> current = new ArrayList<>();
+            JournalRecord.Header[] header = {null};
+            reader.forEach(record -> {
+                if (record instanceof JournalRecord.Header h) {
+                    if (header[0] != null || !current.isEmpty()) {
+                        runs.add(of(runs.size() + 1, header[0], List.copyOf(current)));
+                    }
+                    header[0] = h;
+                    current.clear();
+                } else {
+                    current.add(record);
+                }
+            });
+            if (header[0] != null || !current.isEmpty()) {
+                runs.add(of(runs.size() + 1, header[0], List.copyOf(current)));
+            }
+            if (undecodable != null) {
+                undecodable[0] = reader.undecodable();
+            }
+            return runs;
+        }
+    }
+
+    /** A run from records already read (tests, tools). */
+    public static JournalRun of(int index, JournalRecord.Header header, List<JournalRecord> records) {
+        Map<Long, Lifecycle> lifecycles = new LinkedHashMap<>();
+        for (JournalRecord record : records) {
+            long id = record.lifecycleId();
+            if (id >= 0) {
+                lifecycles.computeIfAbsent(id, Lifecycle::new).add(record);
+            }
+        }
+        return new JournalRun(index, header, records, lifecycles);
+    }
+
+    /** The wall-clock instant of a scheduler time of this run (scheduler time as nanoseconds when unknown). */
+    public Instant wallClock(long schedulerNs) {
+        long base = header == null ? 0 : header.wallClockNs() - header.timeNs();
+        long nanos = base + schedulerNs;
+        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
+    }
+
+    /** The scheduler time of a wall-clock instant of this run. */
+    public long schedulerTime(Instant instant) {
+        long base = header == null ? 0 : header.wallClockNs() - header.timeNs();
+        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano() - base;
+    }
+
+    /** Whether the writer closed cleanly: the run ends with a {@code CLOSED} record (not killed, not still running). */
+    public boolean closed() {
+        return !records.isEmpty() && records.get(records.size() - 1) instanceof JournalRecord.Closed;
+    }
+
+    /** The scheduler time the run started at (its header's, else its first record's). */
+    public long startNs() {
+        return header != null ? header.timeNs() : records.isEmpty() ? 0 : records.get(0).timeNs();
+    }
+}

@@ -1,0 +1,18 @@
+/**
+ * The simulation experiments, on transport's fleet simulator
+ * ({@link dev.sluice.transport.simulation.ClusterSimulation}, the real router before simulated engines on a virtual
+ * clock): {@link dev.sluice.perf.experiment.PrefixCacheExperiment} (chats on shared system prompts under each
+ * router mode: prefix-cache hit rates), {@link dev.sluice.perf.experiment.AgentExperiment} (agent sessions under
+ * pass-through and ThunderAgent) and {@link dev.sluice.perf.experiment.SchedulingQualityExperiment} (DRR shares,
+ * deadline misses and goodput under a load ramp, read from the router's decisions by
+ * {@link dev.sluice.perf.experiment.QualityObserver}), with the workloads they generate and the tables they print.
+ *
+ * <pre>
+ *   ChatWorkload | AgentWorkload | StepWorkload ─▶ List&lt;SessionPlan&gt; ─▶ ClusterSimulation ─▶ ClusterReport
+ *                                                        (QualityObserver) ─▶ QualityReport ─▶ QualityTables
+ *                                                                           ClusterReport ─▶ ReportTable
+ * </pre>
+ *
+ * Each run is a function of its seed and runs on the calling thread.
+ */
+package dev.sluice.perf.experiment;

@@ -1,0 +1,144 @@
+package dev.sluice.transport.demo;
+
+import dev.sluice.core.api.AdmissionError;
+import dev.sluice.core.api.Classification;
+import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.config.PolicyClassSpec;
+import dev.sluice.core.config.PolicyProfile;
+import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.host.RequestView;
+import dev.sluice.core.host.SchedulerObserver;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The router's side of each demo request, by request id: the policy class it joined, whether the classifier
+ * deferred or parked it, when it arrived, was dispatched and responded (scheduler time), and every terminal event
+ * (there must be exactly one). A scheduler observer: written on the scheduler thread only; it allocates per request,
+ * acceptable for a demo and the reason no server uses it. Read {@link #trace} and {@link #traces} only after the
+ * router has stopped (the frontend closed, or the simulation ended).
+ */
+final class ClassTally implements SchedulerObserver {
+    /** One request's decisions. Mutated on the scheduler thread. */
+    static final class Trace {
+        int classIndex = -1;
+        long arrivedNs;
+        long dispatchedNs = -1;
+        long respondingNs = -1;
+        boolean enqueued;
+        boolean deferred;
+        boolean parked;
+        int terminals;
+        ClientTally.Kind terminal;
+        String reason = "";
+        int status;
+    }
+
+    private final PolicyProfile profile;
+    private final int overloadStatus;
+    private final Map<String, Trace> traces = new ConcurrentHashMap<>();
+    /** Arrivals refused before they got a lifecycle (live-request limit, a fail-closed journal). */
+    final AtomicLong refused = new AtomicLong();
+
+    ClassTally(PolicyProfile profile, int overloadStatus) {
+        this.profile = profile;
+        this.overloadStatus = overloadStatus;
+    }
+
+    /** The trace of {@code requestId}, or {@code null} when the router never saw it. */
+    Trace trace(String requestId) {
+        return traces.get(requestId);
+    }
+
+    int size() {
+        return traces.size();
+    }
+
+    /** Every request's trace, in no particular order. */
+    Collection<Trace> traces() {
+        return traces.values();
+    }
+
+    @Override
+    public void onArrived(long nowNs, RequestView request) {
+        Trace trace = new Trace();
+        // Until it is enqueued, the class is the one its header and size point to (everything counted uncached).
+        trace.classIndex = profile.resolveLenient(request.requestedPolicyClass(), request.inputTokens());
+        trace.arrivedNs = request.ingressAt();
+        traces.put(request.requestId(), trace);
+    }
+
+    @Override
+    public void onRefused(long nowNs, long lifecycleId, AdmissionRequest request, AdmissionError error) {
+        refused.incrementAndGet();
+        Trace trace = new Trace();
+        trace.classIndex = profile.resolveLenient(request.policyClass(), request.inputTokens());
+        trace.arrivedNs = nowNs;
+        traces.put(request.requestId(), trace);
+        end(trace, ClientTally.Kind.REJECTED, error);
+    }
+
+    @Override
+    public void onClassified(long nowNs, RequestView request, Classification.Kind decision) {
+        Trace trace = traces.get(request.requestId());
+        if (trace != null && decision == Classification.Kind.DEFER) {
+            trace.deferred = true;
+        } else if (trace != null && decision == Classification.Kind.PARK) {
+            trace.parked = true;
+        }
+    }
+
+    @Override
+    public void onEnqueued(long nowNs, RequestView request, PolicyClassSpec policyClass) {
+        Trace trace = traces.get(request.requestId());
+        if (trace != null) {
+            trace.classIndex = request.classIndex();
+            trace.enqueued = true;
+        }
+    }
+
+    @Override
+    public void onDispatched(long nowNs, RequestView request, WorkerWithDpRank worker) {
+        Trace trace = traces.get(request.requestId());
+        if (trace != null) {
+            trace.dispatchedNs = nowNs;
+        }
+    }
+
+    @Override
+    public void onResponding(long nowNs, RequestView request) {
+        Trace trace = traces.get(request.requestId());
+        if (trace != null && trace.respondingNs < 0) {
+            trace.respondingNs = nowNs;
+        }
+    }
+
+    @Override
+    public void onRejected(long nowNs, RequestView request, AdmissionError error) {
+        end(traces.get(request.requestId()), ClientTally.Kind.REJECTED, error);
+    }
+
+    @Override
+    public void onCompleted(long nowNs, RequestView request, long contextTokens) {
+        end(traces.get(request.requestId()), ClientTally.Kind.COMPLETED, null);
+    }
+
+    @Override
+    public void onAborted(long nowNs, RequestView request, Throwable cause) {
+        end(traces.get(request.requestId()), ClientTally.Kind.LEFT, null);
+    }
+
+    private void end(Trace trace, ClientTally.Kind kind, AdmissionError error) {
+        if (trace == null) {
+            return;
+        }
+        trace.terminals++;
+        trace.terminal = kind;
+        if (error != null) {
+            trace.reason = error.reason();
+            trace.status = error.httpStatus(overloadStatus);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.sluice.transport.engine.mock;
+
+import dev.sluice.core.kv.KvEventSink;
+import dev.sluice.transport.engine.Engine;
+import dev.sluice.transport.engine.EngineLoad;
+import dev.sluice.transport.engine.sim.SimulatedFleet;
+import dev.sluice.transport.openai.CompletionRequest;
+import dev.sluice.transport.openai.CompletionRequestReader;
+import dev.sluice.transport.openai.OpenAiException;
+import dev.sluice.transport.openai.OpenAiJson;
+import dev.sluice.transport.tokenize.WordTokenizer;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.ServerResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The mock engine: one simulated worker driven in real time behind an OpenAI-compatible Helidon server
+ * ({@code POST /v1/chat/completions}, {@code POST /v1/completions}, {@code GET /v1/models}, {@code GET /health},
+ * which also reports the requests running and waiting in the worker, so that a test in another process can see
+ * them end). Prompts are tokenized with {@link WordTokenizer}. The worker's runner thread produces tokens;
+ * Helidon's virtual threads serve requests. {@link #close} stops the server, then the worker. Idempotent.
+ */
+public final class MockEngineServer implements AutoCloseable {
+    private final SimulatedFleet fleet;
+    private final WebServer server;
+    private boolean closed;
+
+    private MockEngineServer(SimulatedFleet fleet, WebServer server) {
+        this.fleet = fleet;
+        this.server = server;
+    }
+
+    /**
+     * Starts the worker and the server; when this returns the port is listening.
+     *
+     * @throws IllegalStateException if the server cannot listen (e.g. the port is taken); nothing is left running.
+     */
+    public static MockEngineServer start(MockEngineSettings settings) {
+        SimulatedFleet fleet = SimulatedFleet.realTime(settings.engine(), 1, KvEventSink.NONE);
+        try {
+            Engine engine = fleet.worker(0);
+            CompletionRequestReader reader = new CompletionRequestReader(settings.defaultMaxTokens());
+            String model = settings.modelName();
+            byte[] models = OpenAiJson.models(List.of(model), System.currentTimeMillis() / 1000, "sluice");
+            WebServer server = WebServer.builder()
+                .host(settings.host())
+                .port(settings.port())
+                .shutdownHook(false)
+                // Without TCP_NODELAY, Nagle and delayed ACKs hold each SSE event back ~40 ms.
+                .connectionOptions(options -> options.tcpNoDelay(true))
+                .routing(routing -> routing
+                    .post("/v1/chat/completions", new CompletionsHandler(CompletionRequest.Endpoint.CHAT, engine,
+                        WordTokenizer.INSTANCE, reader, model))
+                    .post("/v1/completions", new CompletionsHandler(CompletionRequest.Endpoint.COMPLETIONS, engine,
+                        WordTokenizer.INSTANCE, reader, model))
+                    .get("/v1/models", (req, res) -> sendJson(res, models))
+                    .get("/health", (req, res) -> sendJson(res, health(engine))))
+                .build()
+                .start();
+            // Helidon logs a failed bind and returns a stopped server instead of throwing.
+            if (!server.isRunning() || server.port() < 0) {
+                throw new IllegalStateException("the server did not start (address in use?)");
+            }
+            return new MockEngineServer(fleet, server);
+        } catch (RuntimeException e) {
+            fleet.close();
+            throw e;
+        }
+    }
+
+    /** The port the server listens on. */
+    public int port() {
+        return server.port();
+    }
+
+    /** The simulated worker behind the server. */
+    public Engine engine() {
+        return fleet.worker(0);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            server.stop();
+        } finally {
+            fleet.close();
+        }
+    }
+
+    private static byte[] health(Engine engine) {
+        int running = 0;
+        int waiting = 0;
+        for (int rank = 0; rank < engine.runtimeConfig().dataParallelSize(); rank++) {
+            EngineLoad load = engine.load(rank);
+            running += load.runningRequests();
+            waiting += load.waitingRequests();
+        }
+        return ("{\"status\":\"healthy\",\"running_requests\":" + running + ",\"waiting_requests\":" + waiting
+            + "}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    static void sendError(ServerResponse res, OpenAiException error) {
+        res.status(error.status());
+        sendJson(res, OpenAiJson.error(error));
+    }
+
+    private static void sendJson(ServerResponse res, byte[] body) {
+        res.header(HeaderNames.CONTENT_TYPE, "application/json");
+        res.send(body);
+    }
+}
