@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * The house rules on dependencies, read from the main sources of every module: modules depend only downwards (core,
  * then plugins, then transport, then perf); plugins use only core's API and SPI; transport and perf use only what
  * core's {@code module-info.java} exports to them; the plugin-facing packages do not reach into the router; there is
- * no package cycle anywhere; no main file is over 400 lines; and the project's ARCHITECTURE.md names every package.
+ * no package cycle anywhere; every arrow inside a module runs down the layers of the package picture in the project's
+ * ARCHITECTURE.md; no main file is over 400 lines; and ARCHITECTURE.md names every package.
  * A reference counts wherever it appears (import, qualified name or javadoc link): a reader follows those too.
  */
 class ArchitectureTest {
@@ -164,6 +165,38 @@ class ArchitectureTest {
             }
         }
         return List.of();
+    }
+
+    @Test
+    void everyArrowShouldRunDownThePackagePicture() throws IOException {
+        Map<String, Integer> layers = pictureLayers();
+        Map<String, Set<String>> graph = packageGraph();
+        assertEquals(graph.keySet(), layers.keySet(), "the picture holds every package once");
+        List<String> upwards = new ArrayList<>();
+        graph.forEach((pkg, targets) -> targets.stream()
+            .filter(t -> module(t).equals(module(pkg)) && layers.containsKey(t) && layers.get(t) >= layers.get(pkg))
+            .forEach(t -> upwards.add(pkg + " -> " + t)));
+        assertEquals(List.of(), upwards, "arrows within a module run to layers on the left of the picture");
+    }
+
+    /** The picture's layer of each package: "module: a b | c | d" gives a and b layer 0, c 1, d 2. */
+    private static Map<String, Integer> pictureLayers() throws IOException {
+        String doc = Files.readString(ROOT.resolve("ARCHITECTURE.md"));
+        int heading = doc.indexOf("## The package picture");
+        assertTrue(heading >= 0, "ARCHITECTURE.md has a package picture");
+        int start = doc.indexOf("```text\n", heading) + "```text\n".length();
+        Map<String, Integer> layers = new TreeMap<>();
+        for (String line : doc.substring(start, doc.indexOf("```", start)).split("\n")) {
+            String module = line.substring(0, line.indexOf(':')).trim();
+            String[] columns = line.substring(line.indexOf(':') + 1).split("\\|");
+            for (int layer = 0; layer < columns.length; layer++) {
+                for (String name : columns[layer].trim().split("\\s+")) {
+                    String pkg = name.equals("(root)") ? module : module + "." + name;
+                    assertTrue(layers.put(pkg, layer) == null, pkg + " is in the picture once");
+                }
+            }
+        }
+        return layers;
     }
 
     @Test

@@ -9,6 +9,10 @@ import picocli.CommandLine;
  * {@code sluice}, those of added commands included. Stateless.
  */
 public final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    /** For picocli, which makes one per option. */
+    public DurationConverter() {
+    }
+
     @Override
     public Duration convert(String value) {
         String text = value.trim().toLowerCase(Locale.ROOT);

@@ -15,6 +15,10 @@ public final class SluiceMain implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** The top command; {@link #commandLine()} adds its subcommands. */
+    public SluiceMain() {
+    }
+
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (try: sluice demo)");

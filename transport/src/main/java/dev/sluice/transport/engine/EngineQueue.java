@@ -36,6 +36,10 @@ public final class EngineQueue implements EngineListener {
 
     private final LinkedBlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
 
+    /** An empty queue. */
+    public EngineQueue() {
+    }
+
     @Override
     public void onToken(int tokenId) {
         signals.add(new Token(tokenId));

@@ -132,38 +132,50 @@ final class CompletionsEndpoint implements Handler {
         }
         CompletionHeader header = CompletionHeader.of(endpoint, requestId, System.currentTimeMillis() / 1000,
             modelName);
+        boolean[] reported = new boolean[1];
         CompletionResponder.Hooks hooks = new CompletionResponder.Hooks() {
             @Override
             public void onFirstToken() {
                 router.responding(lifecycle);
             }
-        };
-        boolean reported = false;
-        try {
-            CompletionResponder.Outcome outcome = CompletionResponder.respond(res, header, request, queue, hooks,
-                CompletionsEndpoint::engineError);
-            if (outcome instanceof CompletionResponder.Finished done) {
-                router.completed(lifecycle, done.promptTokens() + done.completionTokens());
-                health.onSuccess(workerId);
-            } else {
-                CompletionResponder.Failed failed = (CompletionResponder.Failed) outcome;
-                router.aborted(lifecycle, new EngineFailure(failed.message()));
-                // A request the engine refused as given says nothing about the engine's health.
-                if (failed.kind() != ErrorKind.REJECTED) {
-                    health.onFailure(workerId, failed.message());
-                }
+
+            @Override
+            public void onEnd(CompletionResponder.Outcome outcome) {
+                // Before the client has the last bytes: a journal cut short then never shows a request answered
+                // in full as unfinished, and the client's next request comes after this one's end.
+                reported[0] = true;
+                report(lifecycle, workerId, outcome);
             }
-            reported = true;
+        };
+        try {
+            CompletionResponder.respond(res, header, request, queue, hooks, CompletionsEndpoint::engineError);
         } catch (IOException | UncheckedIOException e) {
             stream.cancel();
-            router.aborted(lifecycle, new CancellationException("client disconnected"));
-            reported = true;
+            if (!reported[0]) {
+                reported[0] = true;
+                router.aborted(lifecycle, new CancellationException("client disconnected"));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            if (!reported) {
+            if (!reported[0]) {
                 stream.cancel();
                 router.aborted(lifecycle, new CancellationException("handler stopped"));
+            }
+        }
+    }
+
+    /** The engine request's end, to the router and to the worker's health. */
+    private void report(long lifecycle, int workerId, CompletionResponder.Outcome outcome) {
+        if (outcome instanceof CompletionResponder.Finished done) {
+            router.completed(lifecycle, done.promptTokens() + done.completionTokens());
+            health.onSuccess(workerId);
+        } else {
+            CompletionResponder.Failed failed = (CompletionResponder.Failed) outcome;
+            router.aborted(lifecycle, new EngineFailure(failed.message()));
+            // A request the engine refused as given says nothing about the engine's health.
+            if (failed.kind() != ErrorKind.REJECTED) {
+                health.onFailure(workerId, failed.message());
             }
         }
     }

@@ -12,6 +12,10 @@ public final class WorkerHealthMetrics {
     final AtomicLong unhealthy = new AtomicLong();
     final ConcurrentSkipListMap<Long, Transitions> transitions = new ConcurrentSkipListMap<>();
 
+    /** No worker tracked yet. */
+    public WorkerHealthMetrics() {
+    }
+
     /** One worker's transitions. */
     static final class Transitions {
         final AtomicLong toUnhealthy = new AtomicLong();

@@ -34,6 +34,13 @@ public final class CompletionResponder {
         /** The first generated token arrived (before it is written). */
         default void onFirstToken() {
         }
+
+        /**
+         * The engine request ended: called before the response's last bytes are written, so that anything the
+         * client does once it has the whole answer (its next request, say) comes after this.
+         */
+        default void onEnd(Outcome outcome) {
+        }
     }
 
     /** No hooks. */
@@ -70,13 +77,14 @@ public final class CompletionResponder {
                     text.append(piece(token, tokens++));
                 }
                 case EngineQueue.Finished done -> {
+                    Finished finished = ended(hooks, new Finished(done.promptTokens(), done.completionTokens()));
                     res.header(HeaderNames.CONTENT_TYPE, "application/json");
                     res.send(OpenAiJson.completion(header, text.toString(), done.reason().wireName(),
                         done.promptTokens(), done.completionTokens()));
-                    return new Finished(done.promptTokens(), done.completionTokens());
+                    return finished;
                 }
                 case EngineQueue.Failed failed -> {
-                    return sendError(res, failed, engineError);
+                    return sendError(res, failed, engineError, hooks);
                 }
             }
         }
@@ -88,7 +96,7 @@ public final class CompletionResponder {
         throws IOException, InterruptedException {
         EngineQueue.Signal signal = queue.take();
         if (signal instanceof EngineQueue.Failed failed) {
-            return sendError(res, failed, engineError);
+            return sendError(res, failed, engineError, hooks);
         }
         res.header(HeaderNames.CONTENT_TYPE, SseFrames.CONTENT_TYPE);
         res.header(HeaderNames.CACHE_CONTROL, "no-cache");
@@ -105,6 +113,7 @@ public final class CompletionResponder {
                         tokens++;
                     }
                     case EngineQueue.Finished done -> {
+                        Finished finished = ended(hooks, new Finished(done.promptTokens(), done.completionTokens()));
                         SseFrames.event(out, OpenAiJson.chunk(header, null, tokens == 0, done.reason().wireName(),
                             includeUsage));
                         if (includeUsage) {
@@ -112,12 +121,13 @@ public final class CompletionResponder {
                                 done.completionTokens()));
                         }
                         SseFrames.done(out);
-                        return new Finished(done.promptTokens(), done.completionTokens());
+                        return finished;
                     }
                     case EngineQueue.Failed failed -> {
+                        Failed end = ended(hooks, new Failed(failed.kind(), failed.message()));
                         SseFrames.event(out, OpenAiJson.error(engineError.apply(failed)));
                         SseFrames.done(out);
-                        return new Failed(failed.kind(), failed.message());
+                        return end;
                     }
                 }
                 signal = queue.take();
@@ -130,11 +140,17 @@ public final class CompletionResponder {
     }
 
     private static Outcome sendError(ServerResponse res, EngineQueue.Failed failed,
-                                     Function<EngineQueue.Failed, OpenAiException> engineError) {
+                                     Function<EngineQueue.Failed, OpenAiException> engineError, Hooks hooks) {
+        Failed end = ended(hooks, new Failed(failed.kind(), failed.message()));
         OpenAiException error = engineError.apply(failed);
         res.status(error.status());
         res.header(HeaderNames.CONTENT_TYPE, "application/json");
         res.send(OpenAiJson.error(error));
-        return new Failed(failed.kind(), failed.message());
+        return end;
+    }
+
+    private static <T extends Outcome> T ended(Hooks hooks, T outcome) {
+        hooks.onEnd(outcome);
+        return outcome;
     }
 }

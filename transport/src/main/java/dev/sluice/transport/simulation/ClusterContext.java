@@ -38,6 +38,10 @@ public final class ClusterContext {
     private long drainLimitNs = 600_000_000_000L;
     private long tickNs = 10_000_000L;
 
+    /** The defaults above; set what differs fluently. */
+    public ClusterContext() {
+    }
+
     /** The run's name in reports (e.g. the router mode). */
     public ClusterContext label(String name) {
         this.label = Objects.requireNonNull(name, "label");

@@ -17,6 +17,10 @@ public final class SimEngineContext {
     private int dpSize = 1;
     private long seed = 0;
 
+    /** The mocker's defaults; set what differs fluently. */
+    public SimEngineContext() {
+    }
+
     /** KV capacity per data-parallel rank in blocks ({@code --num-gpu-blocks-override}, default 16384). */
     public SimEngineContext numGpuBlocks(long blocks) {
         this.numGpuBlocks = blocks;

@@ -30,6 +30,10 @@ public final class VirtualClockDriver {
     private final CachedNanoClock clock = new CachedNanoClock();
     private long order;
 
+    /** At time 0, with nothing attached. */
+    public VirtualClockDriver() {
+    }
+
     /** The virtual time in nanoseconds since the simulation started. */
     public long nanoTime() {
         return clock.nanoTime();

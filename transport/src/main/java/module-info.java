@@ -1,0 +1,38 @@
+/**
+ * sluice's transport: HTTP in (the OpenAI-compatible frontend on Helidon SE, the wire format, tokenization), engines
+ * out (the engine interface, remote engines, the simulated fleet and the mock engine), metrics, the router and fleet
+ * on a virtual clock, the demo, and the {@code sluice} command line, which other modules extend with subcommands
+ * found through {@link java.util.ServiceLoader}. Uses only what core exports.
+ */
+module dev.sluice.transport {
+    requires transitive dev.sluice.core;
+    requires transitive HdrHistogram;
+    requires transitive info.picocli;
+    requires io.helidon.common;
+    requires transitive io.helidon.http;
+    requires transitive io.helidon.webserver;
+    requires java.desktop;
+    requires java.logging;
+    requires java.net.http;
+    requires org.slf4j;
+    requires zero.allocation.hashing;
+
+    exports dev.sluice.transport.cli;
+    exports dev.sluice.transport.demo;
+    exports dev.sluice.transport.engine;
+    exports dev.sluice.transport.engine.http;
+    exports dev.sluice.transport.engine.mock;
+    exports dev.sluice.transport.engine.sim;
+    exports dev.sluice.transport.frontend;
+    exports dev.sluice.transport.metrics;
+    exports dev.sluice.transport.openai;
+    exports dev.sluice.transport.plot;
+    exports dev.sluice.transport.simulation;
+    exports dev.sluice.transport.tokenize;
+
+    // picocli reads and sets the commands' annotated fields.
+    opens dev.sluice.transport.cli to info.picocli;
+
+    uses dev.sluice.core.spi.RouterPluginCatalog;
+    uses dev.sluice.transport.cli.SubcommandProvider;
+}
