@@ -9,11 +9,14 @@
  *
  *   PolicyQueues ─┬─ ClassQueue[]  (ring order) ─┬─ Lane shared            intrusive heap of QueueEntry
  *                 │                              ├─ Lane per pinned worker  (Object2ObjectHashMap by worker)
- *                 │                              └─ LaneIndex               unparked exact lanes by head
+ *                 │                              └─ LaneIndex               heads of the unparked exact lanes
  *                 ├─ ReadyClasses   bit sets: which classes a DRR pass visits
  *                 ├─ LaneParking    worker ─▶ WorkerLanes (its parked exact lanes); onWorkerChanged/onLoadChanged
  *                 ├─ DeficitRoundRobin  carried class, ring pass, bounded fast-forward
  *                 └─ DeadlineIndex  min-heap on due_at: sweeps cost O(expired · log n)
+ *
+ *   the three heaps are one IntrusiveHeap of QueueEntry in three roles: a Lane is one (its entries), LaneIndex holds
+ *   one of lane heads (head.heap leads back to the lane), DeadlineIndex one by due_at
  * </pre>
  */
 package dev.sluice.core.queue;
