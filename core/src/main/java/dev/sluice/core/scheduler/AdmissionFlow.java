@@ -347,12 +347,16 @@ final class AdmissionFlow implements Timers.Expiry {
             wakeup.close();
         }
         lifecycles.moveTo(request, LifecyclePhase.TERMINAL);
-        lifecycles.remove(request);
-        if (host.observesEvents()) {
-            host.deliver(completed
-                ? new ClassifyEvent.Completed(request.requestId(), request.lastWorker, request.observedContext())
-                : new ClassifyEvent.Aborted(request.requestId(), Optional.ofNullable(request.lastWorker),
-                    Optional.ofNullable(cause)));
+        try {
+            if (host.observesEvents()) {
+                host.deliver(completed
+                    ? new ClassifyEvent.Completed(request.requestId(), request.lastWorker, request.observedContext())
+                    : new ClassifyEvent.Aborted(request.requestId(), Optional.ofNullable(request.lastWorker),
+                        Optional.ofNullable(cause)));
+            }
+        } finally {
+            // Removed after the classifier heard the end: whoever sees the live count drop sees that too.
+            lifecycles.remove(request);
         }
         if (!request.deferralRunning) {
             lifecycles.recycle(request);

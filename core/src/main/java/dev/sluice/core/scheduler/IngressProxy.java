@@ -13,13 +13,13 @@ import org.agrona.BitUtil;
 
 /**
  * Sends commands to one router's scheduler over its ingress ring (a Disruptor multi-producer ring buffer), from any
- * thread, one method per command, as Aeron's {@code SenderProxy} does for its owner. Each message is published the way the Disruptor's
- * {@code RingBuffer.translateAndPublish} does it: claim a slot, fill it with plain stores that cannot throw, publish
- * it in a {@code finally}, so a claimed slot is always published and the ring can never wedge. The Disruptor's
- * generic translators take their arguments as objects and would box every lifecycle id, so the two claims live here:
- * {@link #tryArrive} never waits (a full ring, or one with only the lifecycle reserve left, is the caller's typed
- * capacity rejection), and every other message waits for a slot, which the reserve keeps short. Callers check their
- * arguments before calling; nothing here rejects an argument once a slot is claimed.
+ * thread, one method per command, as Aeron's {@code SenderProxy} does for its owner. Each message is published the way
+ * the Disruptor's {@code RingBuffer.translateAndPublish} does it: claim a slot, fill it with plain stores that cannot
+ * throw, publish it in a {@code finally}, so a claimed slot is always published and the ring can never wedge. The
+ * Disruptor's generic translators take their arguments as objects and would box every lifecycle id, so the two claims
+ * live here: {@link #tryArrive} never waits (a full ring, or one with only the lifecycle reserve left, is the caller's
+ * typed capacity rejection), and every other message waits for a slot, which the reserve keeps short. Callers check
+ * their arguments before calling; nothing here rejects an argument once a slot is claimed.
  *
  * <p>Thread-safe; lock-free. After {@link #close()} messages are dropped, and a producer waiting for a slot gives up.
  */

@@ -9,9 +9,10 @@ import org.agrona.concurrent.status.CountersReader;
 
 /**
  * The counters of one model router, as Agrona counters: each is written by one thread with release semantics (the
- * scheduler thread, or the watchdog's for overruns) and read by any thread with acquire semantics, so the HTTP
- * threads that serve {@code /health} and {@code /metrics} see whole, current values without a lock. Totals count up
- * where they happen, and so are the gauges (live, queued, deferrals running, parked now), each as it changes. The duty-cycle error counter is the one the agent runner (or invoker) is given.
+ * scheduler thread, or the watchdog's for overruns) and read by any thread with acquire semantics, so the HTTP threads
+ * that serve {@code /health} and {@code /metrics} see whole, current values without a lock. Totals count up where their
+ * events happen; the gauges (live, queued, deferrals running, parked now) are published as they change. The duty-cycle
+ * error counter is the one the agent runner (or invoker) is given.
  */
 public final class RouterCounters {
     /** One counter of the router; totals count events, gauges hold a current level. */

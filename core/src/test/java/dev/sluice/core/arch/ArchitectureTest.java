@@ -33,7 +33,8 @@ class ArchitectureTest {
     private static final Pattern REFERENCE =
         Pattern.compile("\\bdev\\.sluice\\.(core|plugins|transport|perf)((?:\\.[a-z][a-z0-9]*)*)");
     private static final Pattern EXPORT =
-        Pattern.compile("^\\s*exports\\s+dev\\.sluice\\.core((?:\\.[a-z][a-z0-9]*)*)(?:\\s+to\\s+([^;]+))?;", Pattern.MULTILINE);
+        Pattern.compile("^\\s*exports\\s+dev\\.sluice\\.core((?:\\.[a-z][a-z0-9]*)*)(?:\\s+to\\s+([^;]+))?;",
+            Pattern.MULTILINE);
 
     /** Package ("transport.engine.http") to the packages its files reference. */
     private static Map<String, Set<String>> packageGraph() throws IOException {

@@ -12,8 +12,8 @@ import java.util.function.BooleanSupplier;
 import org.agrona.concurrent.CachedNanoClock;
 
 /**
- * A manual {@link ModelRouter} on a test clock ({@link TestClocks#started}), stepped by the test on its own thread, with a
- * {@link RecordingListener}: the fixture of deterministic scheduler tests.
+ * A manual {@link ModelRouter} on a test clock ({@link TestClocks#started}), stepped by the test on its own thread,
+ * with a {@link RecordingListener}: the fixture of deterministic scheduler tests.
  */
 public final class SteppedRouter implements AutoCloseable {
     /** Cycles {@link #stepUntil} runs before it gives up (a guard against a hung test, not a timing assertion). */

@@ -38,7 +38,8 @@ class ReplayTest {
         }
         InProcessDemo.Settings settings = new InProcessDemo.Settings(20_000_000_000L, 3, 11,
             RouterPolicyLoader.parse(policy, "demo-policy.yaml"), null,
-            dev.sluice.core.router.RouterPlugins.builtinWorkerSelector(dev.sluice.core.api.DefaultSelectorSettings.DEFAULTS),
+            dev.sluice.core.router.RouterPlugins.builtinWorkerSelector(
+                dev.sluice.core.api.DefaultSelectorSettings.DEFAULTS),
             OptionalDouble.empty(), QueuePolicy.FCFS,
             policy, new JournalContext(dir));
         assertTrue(InProcessDemo.run(settings, new PrintStream(new ByteArrayOutputStream(), true,

@@ -54,7 +54,8 @@ class ClassificationTimeoutSystemTest {
             assertEquals(504, forgotten.status(), forgotten.text());
             assertTrue(forgotten.body().contains("\"code\":\"classifier_timeout\""), forgotten.body());
             assertTrue(forgotten.body().contains("request classification timed out"), forgotten.body());
-            assertFalse(forgotten.body().contains("timeout of"), "no operator detail for the client: " + forgotten.body());
+            assertFalse(forgotten.body().contains("timeout of"),
+                "no operator detail for the client: " + forgotten.body());
 
             RawHttp.Response served = RawHttp.exchange(frontend.port(), RawHttp.post("/v1/completions", Map.of(),
                 body("one two three")));

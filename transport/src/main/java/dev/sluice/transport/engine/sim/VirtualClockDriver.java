@@ -8,12 +8,12 @@ import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.NanoClock;
 
 /**
- * Drives simulated workers on a virtual clock, as a discrete-event simulation: time jumps to the earliest pass
- * boundary or scheduled action, so minutes of traffic run in milliseconds and every run with the same inputs is
- * identical. The virtual time is an Agrona {@link CachedNanoClock} that only the driver sets; give {@link #clock()}
- * to whatever else must read it (a manual router). Everything — scheduled actions, submissions and cancellations (applied at the current virtual time
- * when the driver next steps), listener callbacks and KV events — happens on the thread that calls
- * {@link #runUntil} or {@link #runUntilIdle}. Not thread-safe: use it from one thread.
+ * Drives simulated workers on a virtual clock, as a discrete-event simulation: time jumps to the earliest pass boundary
+ * or scheduled action, so minutes of traffic run in milliseconds and every run with the same inputs is identical. The
+ * virtual time is an Agrona {@link CachedNanoClock} that only the driver sets; give {@link #clock()} to whatever else
+ * must read it (a manual router). Everything — scheduled actions, submissions and cancellations (applied at the current
+ * virtual time when the driver next steps), listener callbacks and KV events — happens on the thread that calls {@link
+ * #runUntil} or {@link #runUntilIdle}. Not thread-safe: use it from one thread.
  */
 public final class VirtualClockDriver {
     private record Action(long atNs, long order, Runnable task) implements Comparable<Action> {
