@@ -47,6 +47,7 @@ final class CompletionsEndpoint implements Handler {
     private final BlockHasher hasher;
     private final CompletionRequestReader reader;
     private final String modelName;
+    private final long maxBodyBytes;
     private final int overloadStatus;
     private final HeaderName tenantHeader;
     private final TrustedSources trustedSources;
@@ -61,6 +62,7 @@ final class CompletionsEndpoint implements Handler {
         this.hasher = new BlockHasher(parts.blockSize());
         this.reader = new CompletionRequestReader(parts.settings().defaultMaxTokens());
         this.modelName = parts.settings().modelName();
+        this.maxBodyBytes = parts.settings().maxBodyBytes();
         this.overloadStatus = parts.settings().overloadStatus();
         this.tenantHeader = parts.settings().tenantHeader();
         this.trustedSources = parts.settings().trustedSources();
@@ -77,7 +79,7 @@ final class CompletionsEndpoint implements Handler {
         AdmissionRequest admission;
         int[] tokens;
         try {
-            request = reader.read(endpoint, req.content().as(byte[].class));
+            request = reader.read(endpoint, RequestBody.read(req, maxBodyBytes));
             if (!request.model().equals(modelName)) {
                 throw new OpenAiException(400, "invalid_request_error", "The model `" + request.model()
                     + "` is not served here; this frontend serves `" + modelName + "`", "model", "model_not_found");

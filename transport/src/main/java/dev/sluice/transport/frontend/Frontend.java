@@ -107,7 +107,8 @@ public final class Frontend implements AutoCloseable {
                 .host(settings.host())
                 .port(settings.port())
                 .shutdownHook(false)
-                .maxPayloadSize(settings.maxBodyBytes())
+                // Bodies over our limit are read and dropped before the 413 (RequestBody); far over it, Helidon cuts.
+                .maxPayloadSize(RequestBody.ceiling(settings.maxBodyBytes()))
                 // Helidon's own answers (unparsable requests, oversized headers or bodies) as our JSON errors.
                 .errorHandling(TransportErrors.errorHandling())
                 .directHandlers(TransportErrors.directHandlers())

@@ -53,6 +53,12 @@ final class TransportErrors implements DirectHandler {
             .build();
     }
 
+    /** 413 for a request body over the limit, whoever noticed it (Helidon, or {@link RequestBody}). */
+    static OpenAiException payloadTooLarge() {
+        return new OpenAiException(413, "invalid_request_error", "The request body is larger than the server accepts",
+            null, "payload_too_large");
+    }
+
     /** The client's error for an event: fixed text by kind, never the event's message. */
     static OpenAiException error(EventType eventType, Status defaultStatus, String message) {
         if (eventType == EventType.BAD_REQUEST && HEADER_SIZE_EXCEEDED.equals(message)) {
@@ -61,14 +67,12 @@ final class TransportErrors implements DirectHandler {
         }
         if (defaultStatus.code() == Status.REQUEST_ENTITY_TOO_LARGE_413_CODE) {
             // Helidon reports a body over maxPayloadSize as a BAD_REQUEST event with status 413.
-            return new OpenAiException(413, "invalid_request_error", "The request body is larger than the server "
-                + "accepts", null, "payload_too_large");
+            return payloadTooLarge();
         }
         return switch (eventType) {
             case BAD_REQUEST -> new OpenAiException(defaultStatus.code(), "invalid_request_error", "The HTTP request "
                 + "is malformed and cannot be parsed", null, "bad_request");
-            case PAYLOAD_TOO_LARGE -> new OpenAiException(defaultStatus.code(), "invalid_request_error", "The "
-                + "request body is larger than the server accepts", null, "payload_too_large");
+            case PAYLOAD_TOO_LARGE -> payloadTooLarge();
             case HTTP_VERSION_NOT_SUPPORTED -> new OpenAiException(defaultStatus.code(), "invalid_request_error",
                 "Only HTTP/1.1 is served here", null, "http_version_not_supported");
             case FORBIDDEN -> new OpenAiException(defaultStatus.code(), "permission_error", "Forbidden", null,

@@ -16,6 +16,10 @@ import io.helidon.http.HeaderNames;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -128,6 +132,24 @@ class TrustAndLimitsSystemTest {
             assertFalse(garbled.body().contains("colon"), "fixed text, not Helidon's message: " + garbled.body());
             assertEquals(200, RawHttp.exchange(frontend.port(), RawHttp.post("/v1/completions", Map.of(), BODY))
                 .status());
+        }
+    }
+
+    @Test
+    void shouldAnswer413ToEveryOversizedBodyWhileTheClientIsStillSendingIt() throws Exception {
+        // The JDK client sends the whole body before it reads; a server that answered and closed at the headers
+        // reset that connection now and then, and the client saw an I/O error instead of the 413.
+        String body = "{\"model\":\"" + MODEL + "\",\"prompt\":\"" + "x".repeat(70_000) + "\"}";
+        try (Frontend frontend = start(List.of(), new RouterContext(), 50)) {
+            URI uri = URI.create("http://127.0.0.1:" + frontend.port() + "/v1/completions");
+            for (int i = 0; i < 100; i++) {
+                try (HttpClient client = HttpClient.newHttpClient()) {
+                    HttpResponse<String> response = client.send(HttpRequest.newBuilder(uri)
+                        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+                    assertEquals(413, response.statusCode(), response.body());
+                    assertTrue(response.body().contains("\"code\":\"payload_too_large\""), response.body());
+                }
+            }
         }
     }
 
