@@ -37,9 +37,17 @@ public final class CompositeObserver implements SchedulerObserver {
         return observers.length == 1 ? observers[0] : new CompositeObserver(observers.clone());
     }
 
-    /** Always a guarding composite, even of one observer: how the router installs its observer. */
-    public static CompositeObserver guarding(SchedulerObserver observer) {
-        return new CompositeObserver(new SchedulerObserver[] {Objects.requireNonNull(observer, "observer")});
+    /**
+     * {@code observer} with every callback's failure contained: how the router installs its observer. A composite
+     * already contains its observers' failures and {@link SchedulerObserver#NONE} has none, so those come back as
+     * they are (the router's default path then makes no fan-out at all); any other observer is wrapped.
+     */
+    public static SchedulerObserver guarding(SchedulerObserver observer) {
+        Objects.requireNonNull(observer, "observer");
+        if (observer == SchedulerObserver.NONE || observer instanceof CompositeObserver) {
+            return observer;
+        }
+        return new CompositeObserver(new SchedulerObserver[] {observer});
     }
 
     /** Observer callbacks that threw, so far. */
