@@ -44,6 +44,7 @@ public final class RouterMetrics implements SchedulerObserver {
     final AtomicLong aborted = new AtomicLong();
     final AtomicLong untrustedHeaders = new AtomicLong();
     final WorkerHealthMetrics health = new WorkerHealthMetrics();
+    final KvEventMetrics kvEvents = new KvEventMetrics();
     final Supplier<RouterStatistics> stats;
     final ConcurrentHashMap<String, Outcome> rejections = new ConcurrentHashMap<>();
     final ConcurrentHashMap<WorkerWithDpRank, WorkerLoad> workers = new ConcurrentHashMap<>();
@@ -68,6 +69,11 @@ public final class RouterMetrics implements SchedulerObserver {
     /** The workers' engine health, which the frontend's health tracker reports from its own threads. */
     public WorkerHealthMetrics health() {
         return health;
+    }
+
+    /** The workers' KV-event subscribers, which count from their own threads. */
+    public KvEventMetrics kvEvents() {
+        return kvEvents;
     }
 
     /**
