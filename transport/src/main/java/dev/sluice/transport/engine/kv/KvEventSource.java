@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
 public record KvEventSource(String endpoint, String replayEndpoint, String topic, int dataParallelSize,
                             Duration replayTimeout) {
     /** How long a replay socket may stay silent by default. */
-    public static final Duration DEFAULT_REPLAY_TIMEOUT = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_REPLAY_TIMEOUT = Duration.ofSeconds(3);
 
     private static final Pattern TCP = Pattern.compile("tcp://(\\[[0-9A-Fa-f:.]+]|[^:/\\[\\]*]+):(\\d{1,5})");
 

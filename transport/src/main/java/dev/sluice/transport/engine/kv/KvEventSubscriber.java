@@ -11,11 +11,13 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
+import org.zeromq.ZEvent;
 import org.zeromq.ZMQ;
 import org.zeromq.ZMQException;
 
@@ -29,7 +31,8 @@ import org.zeromq.ZMQException;
  *   engine's replay socket ({@link ReplayClient}); when that cannot be done (no replay endpoint, the buffer no
  *   longer holds the batches, no answer within the source's replay timeout) the worker's cache is unknown: the
  *   router forgets it and rebuilds it from the events that follow. A sequence that goes back (the engine
- *   restarted) does the same.</li>
+ *   restarted) does the same, and so does one that does not go on where it left off after the connection dropped
+ *   (a ZMQ socket monitor sees that): the process now at the address may be a new one.</li>
  *   <li>A malformed message or event is counted as dropped and logged (one line per 10 s at most); the subscriber
  *   carries on with the next.</li>
  *   <li>A subscriber that starts late learns only the blocks stored from then on: those it missed are not
@@ -44,6 +47,7 @@ public final class KvEventSubscriber implements AutoCloseable {
     private static final int POLL_MS = 100;
     private static final int RECEIVE_HWM = 100_000;
     private static final long LOG_INTERVAL_NS = TimeUnit.SECONDS.toNanos(10);
+    private static final AtomicLong MONITORS = new AtomicLong();
 
     private final long workerId;
     private final KvEventSource source;
@@ -55,17 +59,21 @@ public final class KvEventSubscriber implements AutoCloseable {
     private final Thread thread;
     private volatile boolean stopping;
 
-    /** One rank's socket and its sequence numbers. Subscriber thread only. */
+    /** One rank's socket, its connection events and its sequence numbers. Subscriber thread only. */
     private static final class Feed {
         final int rank;
         final ZMQ.Socket socket;
+        final ZMQ.Socket monitor;
         final String replayEndpoint;
         final BitSet ranksSeen = new BitSet();
         long expected = -1;
+        /** The connection dropped since the last message: the next one may come from another engine process. */
+        boolean disconnected;
 
-        Feed(int rank, ZMQ.Socket socket, String replayEndpoint) {
+        Feed(int rank, ZMQ.Socket socket, ZMQ.Socket monitor, String replayEndpoint) {
             this.rank = rank;
             this.socket = socket;
+            this.monitor = monitor;
             this.replayEndpoint = replayEndpoint;
             ranksSeen.set(rank);
         }
@@ -88,11 +96,15 @@ public final class KvEventSubscriber implements AutoCloseable {
         try {
             context.setLinger(0);
             for (int rank = 0; rank < feeds.length; rank++) {
-                ZMQ.Socket socket = context.createSocket(SocketType.SUB);
+                ZMQ.Socket socket = ZmqSockets.create(context, SocketType.SUB);
                 socket.setRcvHWM(RECEIVE_HWM);
                 socket.subscribe(source.topic().getBytes(StandardCharsets.UTF_8));
+                String events = "inproc://sluice-kv-monitor-" + MONITORS.incrementAndGet();
+                socket.monitor(events, ZMQ.EVENT_DISCONNECTED);
+                ZMQ.Socket monitor = context.createSocket(SocketType.PAIR);
+                monitor.connect(events);
                 socket.connect(source.endpoint(rank));
-                feeds[rank] = new Feed(rank, socket, source.replayEndpoint(rank));
+                feeds[rank] = new Feed(rank, socket, monitor, source.replayEndpoint(rank));
             }
         } catch (ZMQException | IllegalArgumentException e) {
             context.close();
@@ -122,16 +134,23 @@ public final class KvEventSubscriber implements AutoCloseable {
     }
 
     private void run() {
-        try (ZMQ.Poller poller = context.createPoller(feeds.length)) {
+        try (ZMQ.Poller poller = context.createPoller(feeds.length * 2)) {
             for (Feed feed : feeds) {
                 poller.register(feed.socket, ZMQ.Poller.POLLIN);
+                poller.register(feed.monitor, ZMQ.Poller.POLLIN);
             }
             while (!stopping) {
                 if (poller.poll(POLL_MS) <= 0) {
                     continue;
                 }
                 for (int i = 0; i < feeds.length && !stopping; i++) {
-                    if (poller.pollin(i)) {
+                    // A disconnection is noted before the messages that follow it, from whichever engine.
+                    if (poller.pollin(2 * i + 1)) {
+                        while (ZEvent.recv(feeds[i].monitor, ZMQ.DONTWAIT) != null) {
+                            feeds[i].disconnected = true;
+                        }
+                    }
+                    if (poller.pollin(2 * i)) {
                         drain(feeds[i]);
                     }
                 }
@@ -170,7 +189,13 @@ public final class KvEventSubscriber implements AutoCloseable {
             return;
         }
         long sequence = ByteBuffer.wrap(frames.get(1)).getLong();
-        if (feed.expected >= 0 && sequence < feed.expected) {
+        boolean reconnected = feed.disconnected;
+        feed.disconnected = false;
+        if (reconnected && feed.expected >= 0 && sequence != feed.expected) {
+            // Another process may answer on the same address now: its replay buffer is not the old one's.
+            reset(feed, KvEventMetrics.Reset.RESTART, "the connection dropped and came back at sequence "
+                + sequence + ", not " + feed.expected + ": taken as an engine restart; its cache starts empty");
+        } else if (feed.expected >= 0 && sequence < feed.expected) {
             reset(feed, KvEventMetrics.Reset.RESTART, "the sequence went back from " + (feed.expected - 1) + " to "
                 + sequence + ": the engine restarted; its cache starts empty");
         } else if (feed.expected >= 0 && sequence > feed.expected) {

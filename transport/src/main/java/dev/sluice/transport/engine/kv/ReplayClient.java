@@ -46,9 +46,8 @@ final class ReplayClient {
      */
     static Outcome fetch(ZContext context, String endpoint, long from, long until, Duration timeout,
                          BooleanSupplier stopping) {
-        ZMQ.Socket dealer = context.createSocket(SocketType.DEALER);
+        ZMQ.Socket dealer = ZmqSockets.create(context, SocketType.DEALER);
         try {
-            dealer.setLinger(0);
             dealer.setReceiveTimeOut(SLICE_MS);
             dealer.connect(endpoint);
             dealer.sendMore(EMPTY);

@@ -63,10 +63,10 @@ public final class ZmqKvEventPublisher implements AutoCloseable {
         this.context = new ZContext();
         try {
             context.setLinger(0);
-            this.pub = context.createSocket(SocketType.PUB);
+            this.pub = ZmqSockets.create(context, SocketType.PUB);
             pub.setSndHWM(100_000);
             this.port = bind(pub, endpoint);
-            this.replay = replayEndpoint == null ? null : context.createSocket(SocketType.ROUTER);
+            this.replay = replayEndpoint == null ? null : ZmqSockets.create(context, SocketType.ROUTER);
             this.replayPort = replay == null ? -1 : bind(replay, replayEndpoint);
         } catch (ZMQException | IllegalArgumentException e) {
             context.close();
@@ -132,10 +132,21 @@ public final class ZmqKvEventPublisher implements AutoCloseable {
     }
 
     private void run() {
-        try {
+        try (ZMQ.Poller poller = context.createPoller(1)) {
+            if (replay != null) {
+                poller.register(replay, ZMQ.Poller.POLLIN);
+            }
             while (!stopping || !queue.isEmpty()) {
-                Item first = queue.poll(10, TimeUnit.MILLISECONDS);
-                serveReplays();
+                Item first;
+                if (replay == null) {
+                    first = queue.poll(10, TimeUnit.MILLISECONDS);
+                } else {
+                    // Idle, it waits on the replay socket (up to 10 ms), so a request is answered at once.
+                    if (poller.poll(queue.isEmpty() ? 10 : 0) > 0) {
+                        serveReplays();
+                    }
+                    first = queue.poll();
+                }
                 if (first != null) {
                     List<Item> items = new ArrayList<>();
                     items.add(first);
