@@ -98,7 +98,7 @@ public final class Frontend implements AutoCloseable {
         EngineSet engines = null;
         WorkerHealth health = null;
         try {
-            engines = settings.engines().open(router::kvEvent);
+            engines = settings.engines().open(router::kvEvent, metrics.kvEvents());
             health = health(settings, router, engines.engines(), metrics);
             FrontendParts parts = new FrontendParts(settings, router, engines.engines(), WordTokenizer.INSTANCE,
                 settings.engines().blockSize(), metrics, health);
