@@ -4,9 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.audit.JournalRun;
+import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.host.RequestView;
 import dev.sluice.core.host.SchedulerObserver;
+import dev.sluice.core.journal.JournalContext;
+import dev.sluice.core.journal.JournalRecord;
 import dev.sluice.core.kv.KvEvent;
+import dev.sluice.core.replay.DecisionComparison;
+import dev.sluice.core.replay.ReplayVerifier;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.engine.http.HttpEngineSettings;
@@ -24,14 +30,17 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code serve --engine-url A --engine-url B --engine-kv-events ... } end to end: two mock engines over HTTP on
@@ -71,6 +80,10 @@ class KvEventsSystemTest {
     }
 
     private void start() throws Exception {
+        start(null);
+    }
+
+    private void start(Path journal) throws Exception {
         MockEngineServer engineA = engine(0, 0, 0);
         open.add(engineA);
         engineB = engine(0, 0, 0);
@@ -95,7 +108,8 @@ class KvEventsSystemTest {
         });
         frontend = Frontend.start(new FrontendSettings("127.0.0.1", 0, MODEL, 1 << 20, 16, 529, null,
             Duration.ofSeconds(2), router, new EngineSetup.Remote(engines, WorkerHealthSettings.DEFAULT, Map.of(
-                0, source(engineA), 1, source(engineB))), null));
+                0, source(engineA), 1, source(engineB))), journal == null ? null : new JournalSetup(
+                    new JournalContext(journal), "test", "", "default", OptionalDouble.empty(), QueuePolicy.FCFS)));
         connect(engineA.kvEvents(), 0);
         connect(engineB.kvEvents(), 1);
     }
@@ -164,14 +178,25 @@ class KvEventsSystemTest {
     }
 
     @Test
-    void shouldPlaceARequestOnTheEngineThatCachedItsPrefix() throws Exception {
-        start();
+    void shouldPlaceARequestOnTheEngineThatCachedItsPrefixAndReplayThePlacement(@TempDir Path journal)
+        throws Exception {
+        start(journal);
         String cached = prompt();
         cacheOnB(cached);
 
         assertEquals(new WorkerWithDpRank(1, 0), placeThroughSluice(cached));
         assertEquals(new WorkerWithDpRank(0, 0), placeThroughSluice(prompt()), "an uncached prompt: the tie");
         assertEquals(0, counters(1).gaps());
+        Await.until("both requests end", () -> frontend.router().stats().completed() == 2);
+        frontend.close();
+
+        List<JournalRun> runs = JournalRun.read(journal, null);
+        assertEquals(1, runs.size());
+        assertTrue(runs.get(0).records().stream().anyMatch(r -> r instanceof JournalRecord.KvEventRecord k
+            && k.event() instanceof KvEvent.Stored && k.event().worker().workerId() == 1), "B's events are recorded");
+        DecisionComparison.Result replayed = ReplayVerifier.verify(runs.get(0));
+        assertEquals(List.of(), replayed.differences());
+        assertEquals(2, replayed.dispatches());
     }
 
     @Test
