@@ -37,22 +37,16 @@ class KvEventsOptionsTest {
         return cli.execute(args);
     }
 
-    private static ServeCommand serve(String... options) {
-        String[] args = new String[options.length + 1];
-        args[0] = "serve";
-        System.arraycopy(options, 0, args, 1, options.length);
-        return (ServeCommand) SluiceMain.commandLine().parseArgs(args).subcommand().commandSpec().userObject();
-    }
-
     @Test
     void shouldPairEachKvEventSourceWithTheEngineUrlOfItsPosition() {
-        Map<Integer, KvEventSource> sources = serve("--engine-url", "http://127.0.0.1:8001", "--engine-url",
-            "http://127.0.0.1:8002", "--engine-kv-events", "none", "--engine-kv-events",
+        Map<Integer, KvEventSource> sources = SluiceMainTest.serve("--engine-url", "http://127.0.0.1:8001",
+            "--engine-url", "http://127.0.0.1:8002", "--engine-kv-events", "none", "--engine-kv-events",
             "tcp://10.0.0.5:5557,replay=tcp://10.0.0.5:5558,topic=kv-events").remote.setup("m", 16).kvEvents();
 
         assertEquals(Map.of(1, new KvEventSource("tcp://10.0.0.5:5557", "tcp://10.0.0.5:5558", "kv-events", 1,
             KvEventSource.DEFAULT_REPLAY_TIMEOUT)), sources);
-        assertEquals(Map.of(), serve("--engine-url", "http://127.0.0.1:8001").remote.setup("m", 16).kvEvents());
+        assertEquals(Map.of(), SluiceMainTest.serve("--engine-url", "http://127.0.0.1:8001").remote.setup("m", 16)
+            .kvEvents());
     }
 
     @ParameterizedTest

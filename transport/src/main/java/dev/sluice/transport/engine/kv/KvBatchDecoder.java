@@ -65,8 +65,8 @@ public final class KvBatchDecoder {
         }
         Fields batch = Fields.of(root);
         if (batch == null) {
-            throw new KvWireException("the batch is a " + root.getValueType().name().toLowerCase(Locale.ROOT) + ", not an array "
-                + "or a map");
+            throw new KvWireException("the batch is a " + root.getValueType().name().toLowerCase(Locale.ROOT)
+                + ", not an array or a map");
         }
         Value ts = batch.get(0, "ts");
         if (ts == null || !ts.isNumberValue()) {
@@ -257,8 +257,8 @@ public final class KvBatchDecoder {
             return "missing";
         }
         String text = value.toJson();
-        return value.getValueType().name().toLowerCase(Locale.ROOT) + " " + (text.length() > 40 ? text.substring(0, 40) + "..."
-            : text);
+        String type = value.getValueType().name().toLowerCase(Locale.ROOT);
+        return type + " " + (text.length() > 40 ? text.substring(0, 40) + "..." : text);
     }
 
     /** A struct's fields, by position (array-like) or by name (map). */

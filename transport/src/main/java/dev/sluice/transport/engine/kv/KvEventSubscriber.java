@@ -6,7 +6,6 @@ import dev.sluice.core.kv.KvEventSink;
 import dev.sluice.transport.metrics.KvEventMetrics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
@@ -167,7 +166,7 @@ public final class KvEventSubscriber implements AutoCloseable {
 
     private void drain(Feed feed) {
         List<byte[]> frames;
-        while (!stopping && (frames = receive(feed.socket)) != null) {
+        while (!stopping && (frames = ZmqSockets.receive(feed.socket, ZMQ.DONTWAIT)) != null) {
             try {
                 onMessage(feed, frames);
             } catch (RuntimeException e) {
@@ -268,33 +267,9 @@ public final class KvEventSubscriber implements AutoCloseable {
         log.log("dropped " + what);
     }
 
-    /** One multipart message without waiting, or null when none is queued. */
-    private static List<byte[]> receive(ZMQ.Socket socket) {
-        byte[] frame = socket.recv(ZMQ.DONTWAIT);
-        if (frame == null) {
-            return null;
-        }
-        List<byte[]> frames = new ArrayList<>(3);
-        frames.add(frame);
-        while (socket.hasReceiveMore()) {
-            frames.add(socket.recv());
-        }
-        return frames;
-    }
-
     @Override
     public void close() {
         stopping = true;
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        ZmqSockets.join(thread);
     }
 }

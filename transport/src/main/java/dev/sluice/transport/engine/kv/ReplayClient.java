@@ -56,7 +56,7 @@ final class ReplayClient {
             long next = from;
             long silentSince = System.nanoTime();
             while (true) {
-                List<byte[]> frames = receive(dealer);
+                List<byte[]> frames = ZmqSockets.receive(dealer, 0);
                 if (frames == null) {
                     if (stopping.getAsBoolean()) {
                         return Outcome.failed("the subscriber is closing");
@@ -95,19 +95,5 @@ final class ReplayClient {
         } finally {
             dealer.close();
         }
-    }
-
-    /** One multipart message, or null when none came within the receive timeout. */
-    private static List<byte[]> receive(ZMQ.Socket socket) {
-        byte[] frame = socket.recv();
-        if (frame == null) {
-            return null;
-        }
-        List<byte[]> frames = new ArrayList<>(4);
-        frames.add(frame);
-        while (socket.hasReceiveMore()) {
-            frames.add(socket.recv());
-        }
-        return frames;
     }
 }

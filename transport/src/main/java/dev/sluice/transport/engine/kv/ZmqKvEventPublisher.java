@@ -244,16 +244,6 @@ public final class ZmqKvEventPublisher implements AutoCloseable {
         }
         closed = true;
         stopping = true;
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        ZmqSockets.join(thread);
     }
 }

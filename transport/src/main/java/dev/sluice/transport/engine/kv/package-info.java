@@ -6,7 +6,7 @@
  *
  * <pre>
  *   engine PUB ──[topic, seq, msgpack]──▶ SUB (subscriber thread, one per engine)
- *                                          │ seq gap? ─▶ ReplayClient (DEALER) ─▶ engine ROUTER ─▶ missed batches
+ *                                          │ seq gap? ─▶ ReplayClient (DEALER) ─▶ engine ROUTER: missed batches
  *                                          │           unrecoverable / seq back ─▶ forget the rank's cache
  *                                          ▼
  *                         KvBatchDecoder ─▶ KvWireBatch ─▶ RankBlocks: engine hash ─▶ router sequence hash,

@@ -74,6 +74,17 @@ class KvEventSubscriberTest {
             && counters.sequence() == queued[0] - 1);
     }
 
+    /** A connected publisher with a replay buffer of {@code buffer} that sends three prompts, the first two lost. */
+    private void dropTwoOfThree(int buffer) {
+        ZmqKvEventPublisher publisher = publisher(true, buffer);
+        subscribe(publisher, Duration.ofSeconds(5));
+        connect(publisher);
+        publisher.dropNext(2);
+        publisher.publish(prompt(10));
+        publisher.publish(prompt(20));
+        publisher.publish(prompt(30));
+    }
+
     /** A prompt's first block as the engine publishes it, under a hash of its own. */
     private KvWireBatch prompt(int firstToken) {
         int[] tokens = {firstToken, firstToken + 1, firstToken + 2, firstToken + 3};
@@ -106,14 +117,7 @@ class KvEventSubscriberTest {
 
     @Test
     void shouldFillAGapFromTheReplaySocketInOrder() {
-        ZmqKvEventPublisher publisher = publisher(true, 100);
-        subscribe(publisher, Duration.ofSeconds(5));
-        connect(publisher);
-
-        publisher.dropNext(2);
-        publisher.publish(prompt(10));
-        publisher.publish(prompt(20));
-        publisher.publish(prompt(30));
+        dropTwoOfThree(100);
 
         Await.until("the gap is filled", () -> counters.replays() == 1 && sink.events().size() == 3);
         assertEquals(List.of(routerHash(10), routerHash(20), routerHash(30)), storedHashes());
@@ -123,14 +127,7 @@ class KvEventSubscriberTest {
 
     @Test
     void shouldForgetTheCacheWhenTheReplayBufferNoLongerHoldsTheGap() {
-        ZmqKvEventPublisher publisher = publisher(true, 1);
-        subscribe(publisher, Duration.ofSeconds(5));
-        connect(publisher);
-
-        publisher.dropNext(2);
-        publisher.publish(prompt(10));
-        publisher.publish(prompt(20));
-        publisher.publish(prompt(30));
+        dropTwoOfThree(1);
 
         Await.until("the reset", () -> counters.resets(KvEventMetrics.Reset.GAP) == 1 && sink.events().size() == 2);
         assertEquals(List.of(KvEvent.Cleared.class, KvEvent.Stored.class),
