@@ -224,7 +224,8 @@ public final class PrometheusText {
             : String.format(Locale.ROOT, "%s", value);
     }
 
-    static String escape(String value) {
+    /** A label value as the text format writes it: backslash, double quote and line feed escaped. */
+    public static String escape(String value) {
         return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 }
