@@ -9,6 +9,7 @@ import dev.sluice.transport.engine.kv.KvEventSubscriber;
 import dev.sluice.transport.engine.sim.SimEngineContext;
 import dev.sluice.transport.engine.sim.SimulatedFleet;
 import dev.sluice.transport.metrics.KvEventMetrics;
+import dev.sluice.transport.engine.telemetry.EngineMetricsSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -75,12 +76,14 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
      *
      * @param engines  at least one; all with the same block size.
      * @param health   when an engine is marked unhealthy and taken out of the router, and how it is probed.
+     * @param metrics  whether and how often each engine's {@code /metrics} is read for its load and capacity.
      * @param kvEvents worker id to where its engine publishes KV events; workers not in it publish none.
      */
-    record Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health, Map<Integer, KvEventSource> kvEvents)
-        implements EngineSetup {
+    record Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health, EngineMetricsSettings metrics,
+                  Map<Integer, KvEventSource> kvEvents) implements EngineSetup {
         public Remote {
             Objects.requireNonNull(health, "health");
+            Objects.requireNonNull(metrics, "metrics");
             kvEvents = Map.copyOf(kvEvents);
             engines = List.copyOf(engines);
             for (int worker : kvEvents.keySet()) {
@@ -99,14 +102,19 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
             }
         }
 
-        /** Remote engines that publish no KV events. */
-        public Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health) {
-            this(engines, health, Map.of());
-        }
-
-        /** Remote engines with {@link WorkerHealthSettings#DEFAULT} health tracking and no KV events. */
+        /** Remote engines with {@link WorkerHealthSettings#DEFAULT} health tracking, their metrics not read. */
         public Remote(List<HttpEngineSettings> engines) {
             this(engines, WorkerHealthSettings.DEFAULT);
+        }
+
+        /** Remote engines whose metrics are not read ({@link EngineMetricsSettings#OFF}), sending no KV events. */
+        public Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health) {
+            this(engines, health, EngineMetricsSettings.OFF);
+        }
+
+        /** Remote engines that send no KV events. */
+        public Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health, EngineMetricsSettings metrics) {
+            this(engines, health, metrics, Map.of());
         }
 
         @Override

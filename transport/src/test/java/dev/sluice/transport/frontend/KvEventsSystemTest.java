@@ -23,6 +23,7 @@ import dev.sluice.transport.engine.mock.MockEngineServer;
 import dev.sluice.transport.engine.mock.MockEngineSettings;
 import dev.sluice.transport.engine.mock.MockKvEvents;
 import dev.sluice.transport.engine.sim.SimEngineContext;
+import dev.sluice.transport.engine.telemetry.EngineMetricsSettings;
 import dev.sluice.transport.metrics.KvEventMetrics;
 import dev.sluice.transport.testing.Await;
 import dev.sluice.transport.testing.ScrapedMetrics;
@@ -107,9 +108,10 @@ class KvEventsSystemTest {
             }
         });
         frontend = Frontend.start(new FrontendSettings("127.0.0.1", 0, MODEL, 1 << 20, 16, 529, null,
-            Duration.ofSeconds(2), router, new EngineSetup.Remote(engines, WorkerHealthSettings.DEFAULT, Map.of(
-                0, source(engineA), 1, source(engineB))), journal == null ? null : new JournalSetup(
-                    new JournalContext(journal), "test", "", "default", OptionalDouble.empty(), QueuePolicy.FCFS)));
+            Duration.ofSeconds(2), router, new EngineSetup.Remote(engines, WorkerHealthSettings.DEFAULT,
+                EngineMetricsSettings.OFF, Map.of(0, source(engineA), 1, source(engineB))), journal == null ? null
+                : new JournalSetup(new JournalContext(journal), "test", "", "default", OptionalDouble.empty(),
+                    QueuePolicy.FCFS)));
         connect(engineA.kvEvents(), 0);
         connect(engineB.kvEvents(), 1);
     }
