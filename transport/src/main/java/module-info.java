@@ -14,6 +14,8 @@ module dev.sluice.transport {
     requires java.desktop;
     requires java.logging;
     requires java.net.http;
+    requires msgpack.core;
+    requires org.zeromq.jeromq;
     requires org.slf4j;
     requires zero.allocation.hashing;
 
@@ -21,6 +23,7 @@ module dev.sluice.transport {
     exports dev.sluice.transport.demo;
     exports dev.sluice.transport.engine;
     exports dev.sluice.transport.engine.http;
+    exports dev.sluice.transport.engine.kv;
     exports dev.sluice.transport.engine.mock;
     exports dev.sluice.transport.engine.sim;
     exports dev.sluice.transport.engine.telemetry;
