@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A mapping being read from a strict YAML configuration file. Every schema mapping first calls {@link #allowOnly} so that an unknown
- * key (a typo, or a field of another Dynamo revision) is an error, never silently ignored. Immutable.
+ * A mapping being read from a strict YAML configuration file. Every schema mapping first calls {@link #allowOnly}
+ * so that an unknown key (a typo, or a field of another Dynamo revision) is an error, never silently ignored.
+ * Immutable.
  */
 public final class YamlMap {
     private final YamlNode.Mapping node;
