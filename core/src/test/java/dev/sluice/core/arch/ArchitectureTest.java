@@ -217,6 +217,24 @@ class ArchitectureTest {
     }
 
     @Test
+    void noSourceLineShouldExceed120Columns() throws IOException {
+        List<String> offences = new ArrayList<>();
+        for (String module : MODULES) {
+            try (Stream<Path> files = Files.walk(ROOT.resolve(module).resolve("src"))) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    List<String> lines = Files.readAllLines(file);
+                    for (int i = 0; i < lines.size(); i++) {
+                        if (lines.get(i).length() > 120) {
+                            offences.add(file + ":" + (i + 1) + ": " + lines.get(i).length() + " columns");
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), offences);
+    }
+
+    @Test
     void theArchitectureDocumentShouldNameEveryPackage() throws IOException {
         String doc = Files.readString(ROOT.resolve("ARCHITECTURE.md"));
         List<String> missing = packageGraph().keySet().stream()
