@@ -14,7 +14,9 @@ import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.CompletionRequestReader;
 import dev.sluice.transport.openai.CompletionResponder;
 import dev.sluice.transport.openai.OpenAiException;
-import dev.sluice.transport.tokenize.Tokenizer;
+import dev.sluice.transport.tokenize.EncodedPrompt;
+import dev.sluice.transport.tokenize.PromptEncoder;
+import dev.sluice.transport.tokenize.PromptException;
 import io.helidon.http.HeaderName;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
@@ -26,7 +28,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code POST /v1/chat/completions} and {@code POST /v1/completions}: parse and tokenize, ask the router for
+ * {@code POST /v1/chat/completions} and {@code POST /v1/completions}: parse, tokenize with the model's
+ * {@link PromptEncoder} (a chat through its chat template; token-id prompts as they are), ask the router for
  * admission (the handler's virtual thread parks meanwhile), then either answer the rejection or run the request on
  * the chosen engine and stream it back, reporting its lifecycle to the router: responding at the first token,
  * completed with prompt + completion tokens, aborted when the engine fails or the client goes away (the engine
@@ -43,7 +46,7 @@ final class CompletionsEndpoint implements Handler {
     private final CompletionRequest.Endpoint endpoint;
     private final ModelRouter router;
     private final List<Engine> engines;
-    private final Tokenizer tokenizer;
+    private final PromptEncoder prompts;
     private final BlockHasher hasher;
     private final CompletionRequestReader reader;
     private final String modelName;
@@ -58,7 +61,7 @@ final class CompletionsEndpoint implements Handler {
         this.endpoint = endpoint;
         this.router = parts.router();
         this.engines = parts.engines();
-        this.tokenizer = parts.tokenizer();
+        this.prompts = parts.prompts();
         this.hasher = new BlockHasher(parts.blockSize());
         this.reader = new CompletionRequestReader(parts.settings().defaultMaxTokens());
         this.modelName = parts.settings().modelName();
@@ -77,15 +80,16 @@ final class CompletionsEndpoint implements Handler {
         res.header(DynamoHeaders.REQUEST_ID, requestId);
         CompletionRequest request;
         AdmissionRequest admission;
-        int[] tokens;
+        EncodedPrompt prompt;
         try {
             request = reader.read(endpoint, RequestBody.read(req, maxBodyBytes));
             if (!request.model().equals(modelName)) {
                 throw new OpenAiException(400, "invalid_request_error", "The model `" + request.model()
                     + "` is not served here; this frontend serves `" + modelName + "`", "model", "model_not_found");
             }
-            tokens = tokenizer.encode(request.prompt());
-            AdmissionRequest.Builder builder = AdmissionRequest.builder(requestId).promptTokens(tokens, hasher);
+            prompt = encode(request);
+            AdmissionRequest.Builder builder = AdmissionRequest.builder(requestId).promptTokens(prompt.tokens(),
+                hasher);
             if (trustedSources.trusts(req.remotePeer().address())) {
                 DynamoHeaders.apply(req.headers(), builder, tenantHeader);
             } else {
@@ -115,17 +119,26 @@ final class CompletionsEndpoint implements Handler {
             }
             return;
         }
-        serve(res, request, requestId, tokens, lifecycle, ticket);
+        serve(res, request, requestId, prompt, lifecycle, ticket);
     }
 
-    private void serve(ServerResponse res, CompletionRequest request, String requestId, int[] tokens,
+    /** The request's prompt in the model's tokens; what the model cannot take as given is the client's 400. */
+    private EncodedPrompt encode(CompletionRequest request) throws OpenAiException {
+        try {
+            return request.prompt().encode(prompts);
+        } catch (PromptException e) {
+            throw OpenAiException.invalid(e.getMessage(), e.param());
+        }
+    }
+
+    private void serve(ServerResponse res, CompletionRequest request, String requestId, EncodedPrompt prompt,
                        long lifecycle, AdmissionTicket ticket) {
         int workerId = (int) ticket.worker().workerId();
         EngineQueue queue = new EngineQueue();
         EngineStream stream;
         try {
-            stream = engines.get(workerId).submit(new EngineRequest(requestId, tokens, request.maxTokens(),
-                ticket.worker().dpRank(), request.prompt()), queue);
+            stream = engines.get(workerId).submit(new EngineRequest(requestId, prompt.tokens(), request.maxTokens(),
+                ticket.worker().dpRank(), prompt.text()), queue);
         } catch (RuntimeException e) {
             router.aborted(lifecycle, e);
             ErrorResponses.send(res, new OpenAiException(503, "service_unavailable", "the engine is unavailable",

@@ -15,7 +15,6 @@ import dev.sluice.transport.metrics.PrometheusText;
 import dev.sluice.transport.metrics.RouterMetrics;
 import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.OpenAiJson;
-import dev.sluice.transport.tokenize.WordTokenizer;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
@@ -100,7 +99,7 @@ public final class Frontend implements AutoCloseable {
         try {
             engines = settings.engines().open(router::kvEvent);
             health = health(settings, router, engines.engines(), metrics);
-            FrontendParts parts = new FrontendParts(settings, router, engines.engines(), WordTokenizer.INSTANCE,
+            FrontendParts parts = new FrontendParts(settings, router, engines.engines(), settings.prompts(),
                 settings.engines().blockSize(), metrics, health);
             Frontend[] self = new Frontend[1];
             WebServer server = WebServer.builder()

@@ -8,7 +8,7 @@ import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.CompletionRequestReader;
 import dev.sluice.transport.openai.OpenAiException;
 import dev.sluice.transport.openai.OpenAiJson;
-import dev.sluice.transport.tokenize.WordTokenizer;
+import dev.sluice.transport.tokenize.WordPromptEncoder;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.ServerResponse;
@@ -19,7 +19,8 @@ import java.util.List;
  * The mock engine: one simulated worker driven in real time behind an OpenAI-compatible Helidon server
  * ({@code POST /v1/chat/completions}, {@code POST /v1/completions}, {@code GET /v1/models}, {@code GET /health},
  * which also reports the requests running and waiting in the worker, so that a test in another process can see
- * them end). Prompts are tokenized with {@link WordTokenizer}. The worker's runner thread produces tokens;
+ * them end). Prompts are tokenized with the word tokenizer ({@link WordPromptEncoder}); token-id prompts are
+ * taken as they are. The worker's runner thread produces tokens;
  * Helidon's virtual threads serve requests. {@link #close} stops the server, then the worker. Idempotent.
  */
 public final class MockEngineServer implements AutoCloseable {
@@ -52,9 +53,9 @@ public final class MockEngineServer implements AutoCloseable {
                 .connectionOptions(options -> options.tcpNoDelay(true))
                 .routing(routing -> routing
                     .post("/v1/chat/completions", new CompletionsHandler(CompletionRequest.Endpoint.CHAT, engine,
-                        WordTokenizer.INSTANCE, reader, model))
+                        WordPromptEncoder.INSTANCE, reader, model))
                     .post("/v1/completions", new CompletionsHandler(CompletionRequest.Endpoint.COMPLETIONS, engine,
-                        WordTokenizer.INSTANCE, reader, model))
+                        WordPromptEncoder.INSTANCE, reader, model))
                     .get("/v1/models", (req, res) -> sendJson(res, models))
                     .get("/health", (req, res) -> sendJson(res, health(engine))))
                 .build()
