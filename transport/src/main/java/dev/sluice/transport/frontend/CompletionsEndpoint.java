@@ -56,6 +56,7 @@ final class CompletionsEndpoint implements Handler {
     private final TrustedSources trustedSources;
     private final RouterMetrics metrics;
     private final WorkerHealth health;
+    private final EngineConfigErrors configErrors;
 
     CompletionsEndpoint(CompletionRequest.Endpoint endpoint, FrontendParts parts) {
         this.endpoint = endpoint;
@@ -71,6 +72,7 @@ final class CompletionsEndpoint implements Handler {
         this.trustedSources = parts.settings().trustedSources();
         this.metrics = parts.metrics();
         this.health = parts.health();
+        this.configErrors = parts.configErrors();
     }
 
     @Override
@@ -185,11 +187,14 @@ final class CompletionsEndpoint implements Handler {
         if (outcome instanceof CompletionResponder.Finished done) {
             router.completed(lifecycle, done.promptTokens() + done.completionTokens());
             health.onSuccess(workerId);
+            configErrors.onSuccess(workerId);
         } else {
             CompletionResponder.Failed failed = (CompletionResponder.Failed) outcome;
             router.aborted(lifecycle, new EngineFailure(failed.message()));
-            // A request the engine refused as given says nothing about the engine's health.
-            if (failed.kind() != ErrorKind.REJECTED) {
+            // A request the engine refused as given, or a sluice set up wrong for it, says nothing of its health.
+            if (failed.kind() == ErrorKind.MISCONFIGURED) {
+                configErrors.onMisconfigured(workerId, failed.message());
+            } else if (failed.kind() != ErrorKind.REJECTED) {
                 health.onFailure(workerId, failed.message());
             }
         }
@@ -206,8 +211,9 @@ final class CompletionsEndpoint implements Handler {
 
     /**
      * The client's error for an engine failure: 400 when the engine refused the request as given, 503 when it is
-     * unreachable or overloaded, 504 when it sent no token in time, else 502. The kinds other than FAILED come
-     * only from remote engines, whose messages already say what happened.
+     * unreachable or overloaded, 504 when it sent no token in time, 502 {@code engine_misconfigured} when sluice is
+     * set up wrong for it (the model it asks for), else 502. The kinds other than FAILED come only from remote
+     * engines, whose messages already say what happened.
      */
     private static OpenAiException engineError(EngineQueue.Failed failed) {
         String message = failed.message();
@@ -215,6 +221,8 @@ final class CompletionsEndpoint implements Handler {
             case REJECTED -> new OpenAiException(400, "invalid_request_error", message, null, "engine_rejected");
             case UNAVAILABLE -> new OpenAiException(503, "service_unavailable", message, null, "engine_unavailable");
             case TIMEOUT -> new OpenAiException(504, "timeout", message, null, "engine_timeout");
+            case MISCONFIGURED -> new OpenAiException(502, "internal_error", "sluice is misconfigured for its engine: "
+                + message, null, "engine_misconfigured");
             case FAILED -> new OpenAiException(502, "internal_error", "the engine failed the request: " + message,
                 null, "engine_error");
         };

@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * What the endpoints share: the settings, the router, the engines (by worker id), the model's prompt encoder, block size, the
- * router's metrics and the engines' health.
+ * router's metrics, the engines' health and their configuration errors.
  */
 record FrontendParts(FrontendSettings settings, ModelRouter router, List<Engine> engines, PromptEncoder prompts,
-                     int blockSize, RouterMetrics metrics, WorkerHealth health) {
+                     int blockSize, RouterMetrics metrics, WorkerHealth health,
+                     EngineConfigErrors configErrors) {
 }

@@ -139,7 +139,8 @@ final class RemoteExchange implements EngineStream, Runnable {
             if (abort.get() != RUNNING) {
                 endAborted();
             } else if (answer.statusCode() != 200) {
-                fail(UpstreamFailure.httpStatus(answer.statusCode(), in.readNBytes(MAX_ERROR_BODY_BYTES)));
+                fail(UpstreamFailure.httpStatus(answer.statusCode(), in.readNBytes(MAX_ERROR_BODY_BYTES),
+                    engine.settings().model()));
             } else {
                 read(in);
                 if (ended && abort.get() == RUNNING) {
