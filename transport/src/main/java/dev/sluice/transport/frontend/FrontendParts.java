@@ -7,8 +7,8 @@ import dev.sluice.transport.tokenize.PromptEncoder;
 import java.util.List;
 
 /**
- * What the endpoints share: the settings, the router, the engines (by worker id), the model's prompt encoder, block size, the
- * router's metrics, the engines' health and their configuration errors.
+ * What the endpoints share: the settings, the router, the engines (by worker id), the model's prompt encoder, block
+ * size, the router's metrics, the engines' health and their configuration errors.
  */
 record FrontendParts(FrontendSettings settings, ModelRouter router, List<Engine> engines, PromptEncoder prompts,
                      int blockSize, RouterMetrics metrics, WorkerHealth health,

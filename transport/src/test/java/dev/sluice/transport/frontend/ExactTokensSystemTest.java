@@ -113,7 +113,8 @@ class ExactTokensSystemTest {
         ChatCompletion completion = OpenAIOkHttpClient.builder().baseUrl("http://127.0.0.1:" + toMock.port() + "/v1")
             .apiKey("test").maxRetries(0).build().chat().completions().create(params);
 
-        int expected = qwen3.chat(chat("You are a helpful assistant.", "Ist das Wehr offen? 是的。")).tokens().length;
+        int expected = qwen3.chat(chat("You are a helpful assistant.", "Ist das Wehr offen? 是的。")).tokens()
+            .length;
         assertEquals(expected, completion.usage().orElseThrow().promptTokens(),
             "the engine counted the ids it was sent, not words of a text");
         assertEquals(3, completion.usage().orElseThrow().completionTokens());

@@ -22,9 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code POST /v1/chat/completions} and {@code POST /v1/completions}: parse, tokenize (a token-id prompt is taken as
- * it is), submit to the engine on rank 0, then either fold the tokens into one JSON body or stream one SSE event per token. Runs on Helidon's virtual
- * thread per request and blocks there on the engine's callbacks. A client that disconnects is noticed at the next
- * write of a stream, which cancels the engine request; a non-streaming request runs to its end. Thread-safe.
+ * it is), submit to the engine on rank 0, then either fold the tokens into one JSON body or stream one SSE event per
+ * token. Runs on Helidon's virtual thread per request and blocks there on the engine's callbacks. A client that
+ * disconnects is noticed at the next write of a stream, which cancels the engine request; a non-streaming request
+ * runs to its end. Thread-safe.
  */
 final class CompletionsHandler implements Handler {
     private static final AtomicLong IDS = new AtomicLong();

@@ -18,8 +18,9 @@ import jinjava.javax.el.CompositeELResolver;
  * (Hugging Face's {@code apply_chat_template}): {@code trim_blocks} and {@code lstrip_blocks}, no trailing newline
  * kept, a {@code raise_exception(message)} that refuses the conversation, {@code strftime_now(format)}, the
  * {@code tojson} of {@link PyJson}, the {@code {% generation %}} block, loop controls. What Jinjava would read
- * differently from jinja2 is bridged: keyword arguments and slices by {@link TemplateRewriter}, Python's string and
- * dict methods by {@link PyMethods}. Templates cannot reach Java: Jinjava allows no method calls but its own
+ * differently from jinja2 is bridged: whitespace, keyword arguments and slices in the source ({@link JinjaSource},
+ * {@link TemplateRewriter}), Python's string and dict methods ({@link PyMethods}), printed booleans
+ * ({@link PyInterpreter}). Templates cannot reach Java: Jinjava allows no method calls but its own
  * allow-list and these. Immutable and thread-safe: each render has its own interpreter.
  */
 final class ChatTemplate {
@@ -40,7 +41,7 @@ final class ChatTemplate {
      * @throws IllegalArgumentException naming the line and what is wrong.
      */
     static ChatTemplate compile(String template) {
-        ChatTemplate compiled = new ChatTemplate(TemplateRewriter.rewrite(template));
+        ChatTemplate compiled = new ChatTemplate(JinjaSource.prepare(template));
         Map<String, Object> probe = Map.of("messages", List.of(Map.of("role", "user", "content", "hi")),
             "add_generation_prompt", true);
         RenderResult result = JINJAVA.renderForResult(compiled.source, probe);
@@ -104,12 +105,13 @@ final class ChatTemplate {
             .withHandleBackslashInQuotesOnly(true)
             .build();
         JinjavaConfig config = JinjavaConfig.newBuilder()
-            .withTrimBlocks(true)
-            .withLstripBlocks(true)
+            // trim_blocks and lstrip_blocks are applied to the source, as jinja2 applies them (JinjaSource).
+            .withTrimBlocks(false)
+            .withLstripBlocks(false)
             .withLegacyOverrides(python)
             .withElResolver(resolver)
             .withMaxOutputSize(MAX_OUTPUT_CHARS)
-            // jinja2 drops a trailing newline of the template's source, not of its output (see TemplateRewriter).
+            // jinja2 drops a trailing newline of the template's source, not of its output (see JinjaSource).
             .withKeepTrailingNewline(true)
             .withInterperterFactory(PyInterpreter.FACTORY)
             .build();

@@ -4,6 +4,8 @@ import com.hubspot.jinjava.interpret.JinjavaInterpreter;
 import com.hubspot.jinjava.lib.filter.Filter;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -166,8 +168,8 @@ final class PyJson implements Filter {
 
     /**
      * Python's {@code repr(float)}: the shortest digits that read back as the same double (what
-     * {@link Double#toString} finds too), in fixed notation for decimal exponents -4..15 ({@code 0.0001},
-     * {@code 100.0}), else scientific ({@code 1e-05}, {@code 1.5e+16}).
+     * {@link Double#toString} finds too, but for the one-digit case), in fixed notation for decimal exponents -4..15
+     * ({@code 0.0001}, {@code 100.0}), else scientific ({@code 1e-05}, {@code 1.5e+16}).
      */
     static String floatRepr(double d) {
         if (Double.isNaN(d)) {
@@ -181,6 +183,11 @@ final class PyJson implements Filter {
         }
         String sign = d < 0 ? "-" : "";
         BigDecimal exact = new BigDecimal(Double.toString(Math.abs(d))).stripTrailingZeros();
+        // Java writes two digits where one would do but two are closer (4.9e-324); Python writes the one.
+        BigDecimal oneDigit = exact.round(new MathContext(1, RoundingMode.HALF_EVEN));
+        if (exact.precision() == 2 && oneDigit.doubleValue() == Math.abs(d)) {
+            exact = oneDigit.stripTrailingZeros();
+        }
         String digits = exact.unscaledValue().toString();
         int exponent = digits.length() - 1 - exact.scale();
         if (exponent >= -4 && exponent < 16) {

@@ -8,8 +8,8 @@ import java.util.Set;
 
 /**
  * Rewrites the two pieces of Jinja2 expression syntax that real chat templates use and Jinjava parses otherwise,
- * into forms Jinjava evaluates as Jinja2 would. Only the insides of {@code {{ }}} and {@code {% %}} are touched (not
- * text, comments or {@code raw} blocks); line breaks are kept, so error line numbers stay true.
+ * into forms Jinjava evaluates as Jinja2 would, in the inside of one {@code {{ }}} or {@code {% %}} tag
+ * ({@link JinjaSource} finds the tags); line breaks are kept, so error line numbers stay true.
  * <ul>
  *   <li>A keyword argument's value is parenthesized: {@code f(n=xs|length - 1)} becomes
  *       {@code f(n=(xs|length - 1))}. Jinjava parses {@code =} as a binary operator at the precedence of {@code +},
@@ -27,127 +27,8 @@ final class TemplateRewriter {
     private TemplateRewriter() {
     }
 
-    static String rewrite(String template) {
-        String source = lines(template);
-        StringBuilder out = new StringBuilder(source.length() + 64);
-        int i = 0;
-        int n = source.length();
-        while (i < n) {
-            if (source.startsWith("{#", i)) {
-                int end = source.indexOf("#}", i + 2);
-                end = end < 0 ? n : end + 2;
-                out.append(source, i, end);
-                i = end;
-            } else if (source.startsWith("{{", i) || source.startsWith("{%", i)) {
-                boolean statement = source.charAt(i + 1) == '%';
-                int start = i + 2;
-                int end = tagEnd(source, start, statement ? '%' : '}');
-                String inside = source.substring(start, end);
-                out.append(source, i, start);
-                if (statement && isRaw(inside)) {
-                    int endRaw = endRaw(source, end);
-                    out.append(source, start, endRaw);
-                    i = endRaw;
-                    continue;
-                }
-                out.append(isMacro(inside, statement) ? inside : expression(inside));
-                i = end;
-            } else {
-                out.append(source.charAt(i++));
-            }
-        }
-        return out.toString();
-    }
-
-    /**
-     * The source as jinja2's lexer reads it: split into lines as Python's {@code str.splitlines} splits them,
-     * joined by {@code \n}, so one trailing line break is dropped ({@code keep_trailing_newline=False}) and every
-     * other becomes {@code \n}.
-     */
-    static String lines(String source) {
-        StringBuilder out = new StringBuilder(source.length());
-        int i = 0;
-        while (i < source.length()) {
-            char c = source.charAt(i);
-            int breakLength = c == '\r' && i + 1 < source.length() && source.charAt(i + 1) == '\n' ? 2
-                : isLineBreak(c) ? 1 : 0;
-            if (breakLength == 0) {
-                out.append(c);
-                i++;
-                continue;
-            }
-            i += breakLength;
-            if (i < source.length()) {
-                out.append('\n');
-            }
-        }
-        return out.toString();
-    }
-
-    private static boolean isLineBreak(char c) {
-        return c == '\n' || c == '\r' || c == '\u000b' || c == '\u000c' || c == '\u001c' || c == '\u001d'
-            || c == '\u001e' || c == '\u0085' || c == '\u2028' || c == '\u2029';
-    }
-
-    /** Where the tag that starts at {@code from} ends: at its closing {@code %}}/{@code }}}, outside strings. */
-    private static int tagEnd(String s, int from, char close) {
-        int depth = 0;
-        int i = from;
-        while (i < s.length()) {
-            char c = s.charAt(i);
-            if (c == '\'' || c == '"') {
-                i = stringEnd(s, i);
-                continue;
-            }
-            if (c == '{' || c == '(' || c == '[') {
-                depth++;
-            } else if ((c == '}' || c == ')' || c == ']') && depth > 0) {
-                depth--;
-            } else if (depth == 0 && c == close && i + 1 < s.length() && s.charAt(i + 1) == '}') {
-                return i;
-            }
-            i++;
-        }
-        return s.length();
-    }
-
-    private static boolean isRaw(String inside) {
-        return stripModifiers(inside).equals("raw");
-    }
-
-    private static boolean isMacro(String inside, boolean statement) {
-        String tag = stripModifiers(inside);
-        return statement && (tag.startsWith("macro ") || tag.startsWith("call"));
-    }
-
-    private static String stripModifiers(String inside) {
-        String tag = inside.strip();
-        if (tag.startsWith("-") || tag.startsWith("+")) {
-            tag = tag.substring(1);
-        }
-        if (tag.endsWith("-") || tag.endsWith("+")) {
-            tag = tag.substring(0, tag.length() - 1);
-        }
-        return tag.strip();
-    }
-
-    /** The end of the {@code {% endraw %}} tag after a raw block, or the end of the source. */
-    private static int endRaw(String s, int from) {
-        int i = from;
-        while ((i = s.indexOf("{%", i)) >= 0) {
-            int end = s.indexOf("%}", i);
-            if (end < 0) {
-                break;
-            }
-            if (stripModifiers(s.substring(i + 2, end)).equals("endraw")) {
-                return end;
-            }
-            i = end;
-        }
-        return s.length();
-    }
-
-    private static int stringEnd(String s, int quoteAt) {
+    /** The index after the string literal that starts at {@code quoteAt} (backslash escapes skipped). */
+    static int stringEnd(String s, int quoteAt) {
         char quote = s.charAt(quoteAt);
         int i = quoteAt + 1;
         while (i < s.length() && s.charAt(i) != quote) {

@@ -5,7 +5,7 @@
  * render it with jinja2. {@link dev.sluice.transport.tokenize.hf.TokenizerRegistry} loads one per directory.
  *
  * <pre>
- *   chat messages ─▶ HfPromptEncoder ─▶ ChatTemplate (Jinjava + TemplateRewriter, PyMethods, PyJson) ─▶ text
+ *   chat messages ─▶ HfPromptEncoder ─▶ ChatTemplate (Jinjava; JinjaSource, PyMethods, PyJson) ─▶ text
  *   text ─▶ HfTokenizer (DJL: encode, special tokens as tokenizer_config.json says) ─▶ token ids
  * </pre>
  *
