@@ -27,6 +27,7 @@ module dev.sluice.transport {
     exports dev.sluice.transport.engine.http;
     exports dev.sluice.transport.engine.mock;
     exports dev.sluice.transport.engine.sim;
+    exports dev.sluice.transport.engine.telemetry;
     exports dev.sluice.transport.frontend;
     exports dev.sluice.transport.metrics;
     exports dev.sluice.transport.openai;

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A mapping being read from a policy file. Every schema mapping first calls {@link #allowOnly} so that an unknown
+ * A mapping being read from a strict YAML configuration file. Every schema mapping first calls {@link #allowOnly} so that an unknown
  * key (a typo, or a field of another Dynamo revision) is an error, never silently ignored. Immutable.
  */
-final class YamlMap {
+public final class YamlMap {
     private final YamlNode.Mapping node;
     private final String path;
     private final String source;
@@ -19,7 +19,7 @@ final class YamlMap {
     }
 
     /** Rejects the first key not in {@code allowed}, naming it and listing the allowed keys. */
-    YamlMap allowOnly(List<String> allowed) throws ConfigException {
+    public YamlMap allowOnly(List<String> allowed) throws ConfigException {
         for (YamlNode.Entry entry : node.entries()) {
             if (!allowed.contains(entry.key())) {
                 throw new ConfigException(source, KeyPath.child(path, entry.key()), entry.line(), entry.column(),
@@ -30,12 +30,12 @@ final class YamlMap {
     }
 
     /** True when the key is written, even with a null value. */
-    boolean contains(String key) {
+    public boolean contains(String key) {
         return node.entry(key) != null;
     }
 
     /** The value under {@code key}, or {@code null} when the key is absent or its value is null. */
-    YamlValue get(String key) {
+    public YamlValue get(String key) {
         YamlNode.Entry entry = node.entry(key);
         if (entry == null || entry.value() instanceof YamlNode.Scalar scalar && scalar.isNull()) {
             return null;
@@ -44,7 +44,7 @@ final class YamlMap {
     }
 
     /** The value under {@code key}, which must be present and not null. */
-    YamlValue require(String key) throws ConfigException {
+    public YamlValue require(String key) throws ConfigException {
         YamlNode.Entry entry = node.entry(key);
         if (entry == null) {
             throw error("missing required key " + KeyPath.quote(key));
@@ -63,7 +63,7 @@ final class YamlMap {
     }
 
     /** All values in document order, each positioned at its key. */
-    List<YamlValue> values() {
+    public List<YamlValue> values() {
         List<YamlValue> values = new ArrayList<>(node.entries().size());
         for (YamlNode.Entry entry : node.entries()) {
             values.add(value(entry));
@@ -72,7 +72,7 @@ final class YamlMap {
     }
 
     /** The keys in document order. */
-    List<String> keys() {
+    public List<String> keys() {
         List<String> keys = new ArrayList<>(node.entries().size());
         for (YamlNode.Entry entry : node.entries()) {
             keys.add(entry.key());
@@ -80,12 +80,12 @@ final class YamlMap {
         return keys;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return node.entries().isEmpty();
     }
 
     /** An error about the mapping as a whole, at its first key. */
-    ConfigException error(String detail) {
+    public ConfigException error(String detail) {
         return new ConfigException(source, path, node.line(), node.column(), detail);
     }
 

@@ -7,11 +7,13 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * A value being read from a policy file: the node, its key path, and the position errors point at (the key's
- * position when the value sits under a key, the node's own otherwise). Typed accessors throw {@link ConfigException}
- * saying what was expected and what was found. Immutable.
+ * A value being read from a strict YAML configuration file (the router policy, a host's own files): the node, its
+ * key path, and the position errors point at (the key's position when the value sits under a key, the node's own
+ * otherwise). Typed accessors throw {@link ConfigException} saying what was expected and what was found, with the
+ * file, line, column and key path. {@link #read} parses a document strictly (no duplicate keys, no aliases, one
+ * document, bounded size and depth). Immutable.
  */
-final class YamlValue {
+public final class YamlValue {
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9_.-]+");
 
     private final YamlNode node;
@@ -28,6 +30,11 @@ final class YamlValue {
         this.column = column;
     }
 
+    /** The root of {@code yaml}, read strictly; {@code source} names the file in error messages. */
+    public static YamlValue read(String yaml, String source) throws ConfigException {
+        return root(YamlTreeReader.read(yaml, source), source);
+    }
+
     /** The document root. */
     static YamlValue root(YamlNode node, String source) {
         return new YamlValue(node, "", source, node.line(), node.column());
@@ -42,25 +49,25 @@ final class YamlValue {
         return node;
     }
 
-    String path() {
+    public String path() {
         return path;
     }
 
-    String source() {
+    public String source() {
         return source;
     }
 
     /** An error about this value. */
-    ConfigException error(String detail) {
+    public ConfigException error(String detail) {
         return new ConfigException(source, path, line, column, detail);
     }
 
-    boolean isNull() {
+    public boolean isNull() {
         return node instanceof YamlNode.Scalar scalar && scalar.isNull();
     }
 
     /** Any non-null scalar, as written: {@code name: 1} is the name {@code "1"}, as in Dynamo's serde schema. */
-    String string() throws ConfigException {
+    public String string() throws ConfigException {
         if (node instanceof YamlNode.Scalar scalar && !scalar.isNull()) {
             return scalar.text();
         }
@@ -68,7 +75,7 @@ final class YamlValue {
     }
 
     /** A string matching {@code [A-Za-z0-9_.-]+}; else {@code <kind> name "<x>" must match [A-Za-z0-9_.-]+}. */
-    String identifier(String kind) throws ConfigException {
+    public String identifier(String kind) throws ConfigException {
         String name = string();
         if (!isIdentifier(name)) {
             throw error(kind + " name " + KeyPath.quote(name) + " must match [A-Za-z0-9_.-]+");
@@ -77,7 +84,7 @@ final class YamlValue {
     }
 
     /** An integer from 0 to {@link Long#MAX_VALUE}. */
-    long nonNegativeLong() throws ConfigException {
+    public long nonNegativeLong() throws ConfigException {
         if (!(node instanceof YamlNode.Scalar scalar) || scalar.token() != JsonToken.VALUE_NUMBER_INT) {
             throw error("expected a non-negative integer, found " + node.describe());
         }
@@ -94,7 +101,7 @@ final class YamlValue {
     }
 
     /** Any number, including {@code .inf} and {@code .nan}; range checks are the caller's. */
-    double number() throws ConfigException {
+    public double number() throws ConfigException {
         if (node instanceof YamlNode.Scalar scalar && scalar.number() != null) {
             return scalar.number().doubleValue();
         }
@@ -102,7 +109,7 @@ final class YamlValue {
     }
 
     /** This value as a mapping. */
-    YamlMap map() throws ConfigException {
+    public YamlMap map() throws ConfigException {
         if (node instanceof YamlNode.Mapping mapping) {
             return new YamlMap(mapping, path, source);
         }
@@ -110,7 +117,7 @@ final class YamlValue {
     }
 
     /** This value as a sequence; each item's errors point at the item. */
-    List<YamlValue> list() throws ConfigException {
+    public List<YamlValue> list() throws ConfigException {
         if (!(node instanceof YamlNode.Sequence sequence)) {
             throw error("expected a sequence, found " + node.describe());
         }

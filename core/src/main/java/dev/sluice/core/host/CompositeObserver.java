@@ -156,6 +156,11 @@ public final class CompositeObserver implements SchedulerObserver {
         fanOut("onKvEvent", nowNs, 0L, event, null, (o, now, unused, e, none) -> o.onKvEvent(now, e));
     }
 
+    @Override
+    public void onWorkerLoad(long nowNs, WorkerLoad load) {
+        fanOut("onWorkerLoad", nowNs, 0L, load, null, (o, now, unused, l, none) -> o.onWorkerLoad(now, l));
+    }
+
     /** The first observer's veto wins. */
     @Override
     public AdmissionError arrivalVeto() {

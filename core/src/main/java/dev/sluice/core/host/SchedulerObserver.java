@@ -64,6 +64,10 @@ public interface SchedulerObserver {
     default void onKvEvent(long nowNs, KvEvent event) {
     }
 
+    /** An engine's report of its own load reached the router (an input: it decides busy gating and placement). */
+    default void onWorkerLoad(long nowNs, WorkerLoad load) {
+    }
+
     /**
      * Asked on the scheduler thread before each arrival gets a lifecycle: a non-null error refuses the arrival
      * (reported through {@link #onRefused}). This lets an observer that must see every admission, a fail-closed

@@ -7,6 +7,7 @@ import dev.sluice.core.config.PolicyClassSpec;
 import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.host.RequestView;
 import dev.sluice.core.host.SchedulerObserver;
+import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.kv.KvEvent;
 import java.util.OptionalLong;
 import net.openhft.chronicle.bytes.Bytes;
@@ -165,6 +166,16 @@ abstract class EncodingObserver implements SchedulerObserver {
     public void onWorkerLeft(long nowNs, WorkerWithDpRank worker) {
         record(RecordType.WORKER_LEFT, nowNs, 0L, worker, null,
             (out, status, now, unused, w, none) -> RecordEncoder.worker(out, w));
+    }
+
+    @Override
+    public void onWorkerLoad(long nowNs, WorkerLoad load) {
+        record(RecordType.WORKER_LOAD, nowNs, 0L, load, null, (out, status, now, unused, l, none) -> {
+            RecordEncoder.worker(out, l.worker());
+            out.writeLong(l.usedKvBlocks());
+            out.writeInt(l.runningRequests());
+            out.writeInt(l.waitingRequests());
+        });
     }
 
     @Override

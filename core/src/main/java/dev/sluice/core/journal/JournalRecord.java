@@ -6,6 +6,7 @@ import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.host.RequestView;
+import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.kv.KvEvent;
 
 /**
@@ -158,6 +159,13 @@ public sealed interface JournalRecord {
     record Closed(long timeNs) implements JournalRecord {
         public RecordType type() {
             return RecordType.CLOSED;
+        }
+    }
+
+    /** An engine's report of its own load as the router received it. */
+    record WorkerLoadRecord(long timeNs, WorkerLoad load) implements JournalRecord {
+        public RecordType type() {
+            return RecordType.WORKER_LOAD;
         }
     }
 

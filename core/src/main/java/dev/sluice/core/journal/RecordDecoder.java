@@ -4,6 +4,7 @@ import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ErrorClass;
 import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.host.RequestView;
 import dev.sluice.core.kv.KvEvent;
@@ -46,6 +47,8 @@ final class RecordDecoder {
             case WORKER_LEFT -> new JournalRecord.WorkerLeft(t, worker(in));
             case KV_EVENT -> new JournalRecord.KvEventRecord(t, kvEvent(in));
             case CLOSED -> new JournalRecord.Closed(t);
+            case WORKER_LOAD -> new JournalRecord.WorkerLoadRecord(t, new WorkerLoad(worker(in), in.readLong(),
+                in.readInt(), in.readInt()));
         };
     }
 

@@ -21,9 +21,11 @@ public enum RecordType {
     /** Added after the first release of format 1; readers that do not know it skip it. */
     KV_EVENT(14),
     /** The writer closed cleanly: the last record of a run that was not cut short. Added like KV_EVENT. */
-    CLOSED(15);
+    CLOSED(15),
+    /** An engine's report of its own load. Added like KV_EVENT. */
+    WORKER_LOAD(16);
 
-    private static final RecordType[] BY_CODE = new RecordType[16];
+    private static final RecordType[] BY_CODE = new RecordType[17];
 
     static {
         for (RecordType type : values()) {

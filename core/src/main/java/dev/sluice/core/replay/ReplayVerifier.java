@@ -102,6 +102,7 @@ public final class ReplayVerifier {
                 w.totalKvBlocks() >= 0 ? java.util.OptionalLong.of(w.totalKvBlocks()) : java.util.OptionalLong.empty());
             case JournalRecord.WorkerLeft w -> router.workerLeft(w.worker());
             case JournalRecord.KvEventRecord k -> router.kvEvent(k.event());
+            case JournalRecord.WorkerLoadRecord l -> router.workerLoad(l.load());
             case JournalRecord.Classified c -> classifier.reached(c);
             default -> {
             }

@@ -3,6 +3,7 @@ package dev.sluice.core.router;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.kv.KvEvent;
 import dev.sluice.core.scheduler.IngressProxy;
 import dev.sluice.core.scheduler.Rejections;
@@ -206,6 +207,18 @@ public final class ModelRouter implements AutoCloseable {
     public void kvEvent(KvEvent event) {
         Objects.requireNonNull(event, "event");
         ingress.kvEvent(event);
+    }
+
+    /**
+     * A worker rank's engine reported its own load (from its metrics endpoint, say), from any thread. What the
+     * router's own bookings do not explain counts as the rank's outside load until the next report (see
+     * {@link WorkerLoad}). A report of an unregistered rank is dropped.
+     *
+     * @throws NullPointerException if {@code load} is null (nothing is published).
+     */
+    public void workerLoad(WorkerLoad load) {
+        Objects.requireNonNull(load, "load");
+        ingress.workerLoad(load);
     }
 
     /**

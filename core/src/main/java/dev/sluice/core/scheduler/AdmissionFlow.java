@@ -3,6 +3,7 @@ package dev.sluice.core.scheduler;
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyEvent;
+import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyClassSpec;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.host.SchedulerObserver;
@@ -172,6 +173,12 @@ final class AdmissionFlow implements Timers.Expiry {
             dispatched += dispatch();
         }
         return dispatched;
+    }
+
+    /** One worker's load changed outside the router's own bookings: its parked lanes must be asked again. */
+    void workerChanged(WorkerWithDpRank worker) {
+        queues.onWorkerChanged(worker);
+        dispatchNeeded = true;
     }
 
     /** Workers joined, left or changed settings: every parked lane must be asked again. */

@@ -3,6 +3,7 @@ package dev.sluice.core.scheduler;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.kv.KvEvent;
 
 /**
@@ -23,6 +24,7 @@ final class IngressEvent {
         WORKER_JOIN,
         WORKER_LEAVE,
         KV_EVENT,
+        WORKER_LOAD,
         DRAIN
     }
 
@@ -34,7 +36,10 @@ final class IngressEvent {
     long value2;
     AdmissionRequest request;
     AdmissionListener listener;
-    /** ABORTED: the cause (may be null); WORKER_JOIN, WORKER_LEAVE: the worker; KV_EVENT: the event. */
+    /**
+     * ABORTED: the cause (may be null); WORKER_JOIN, WORKER_LEAVE: the worker; KV_EVENT: the event; WORKER_LOAD: the
+     * engine's report.
+     */
     Object subject;
 
     void arrival(long id, long ingressAt, AdmissionRequest arriving, AdmissionListener outcome) {
@@ -63,6 +68,10 @@ final class IngressEvent {
 
     KvEvent kvEvent() {
         return (KvEvent) subject;
+    }
+
+    WorkerLoad workerLoad() {
+        return (WorkerLoad) subject;
     }
 
     void clear() {

@@ -6,6 +6,7 @@ import com.lmax.disruptor.RingBuffer;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.kv.KvEvent;
 import java.util.OptionalLong;
 import java.util.concurrent.locks.LockSupport;
@@ -103,6 +104,10 @@ public final class IngressProxy {
 
     public void kvEvent(KvEvent event) {
         publish(IngressEvent.Type.KV_EVENT, 0, 0, 0, event);
+    }
+
+    public void workerLoad(WorkerLoad load) {
+        publish(IngressEvent.Type.WORKER_LOAD, 0, 0, 0, load);
     }
 
     public void drain() {

@@ -4,6 +4,7 @@ import com.lmax.disruptor.EventPoller;
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.SchedulerObserver;
+import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.queue.PolicyQueues;
 import java.util.OptionalLong;
 import org.agrona.concurrent.Agent;
@@ -18,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * dispatchable.
  *
  * <pre>
- *   ring (arrivals, lifecycle, workers, KV) ─┐
+ *   ring (arrivals, lifecycle, workers, KV, load)─┐
  *   inbox (continuations, wake-ups)        ──┼─▶ AdmissionFlow ─▶ PolicyQueues ─▶ WorkerTable ─▶ listener
  *   timer wheel (classification deadlines) ─┤        ▲ ClassifyStage (verdicts)
  *   queue deadlines, periodic tasks ────────┘
@@ -174,6 +175,13 @@ public final class SchedulerAgent implements Agent {
             case KV_EVENT -> {
                 workers.apply(event.kvEvent());
                 observer.onKvEvent(nowNs, event.kvEvent());
+            }
+            case WORKER_LOAD -> {
+                WorkerLoad load = event.workerLoad();
+                if (workers.report(load)) {
+                    observer.onWorkerLoad(nowNs, load);
+                    flow.workerChanged(load.worker());
+                }
             }
             case DRAIN -> drain();
             default -> lifecycle(event);

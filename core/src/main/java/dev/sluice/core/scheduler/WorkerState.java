@@ -4,13 +4,17 @@ import dev.sluice.core.api.WorkerWithDpRank;
 import java.util.OptionalLong;
 
 /**
- * One registered worker rank's settings as it advertised them. Its load lives in the router's
- * {@code ActiveSequences}. Owned by the scheduler thread; not thread-safe.
+ * One registered worker rank's settings as it advertised them, and the outside load its engine last reported. The
+ * router's own load on it lives in {@code ActiveSequences}. Owned by the scheduler thread; not thread-safe.
  */
 final class WorkerState {
     final WorkerWithDpRank id;
     long maxNumBatchedTokens;
     OptionalLong totalKvBlocks;
+    /** From the engine's last report: KV blocks in use beyond the router's own bookings at the time. */
+    long outsideBlocks;
+    /** From the engine's last report: requests waiting in the engine beyond all the router has booked there. */
+    long outsideWaiting;
 
     WorkerState(WorkerWithDpRank id, long maxNumBatchedTokens, OptionalLong totalKvBlocks) {
         this.id = id;

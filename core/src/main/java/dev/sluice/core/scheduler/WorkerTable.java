@@ -3,6 +3,7 @@ package dev.sluice.core.scheduler;
 import dev.sluice.core.api.RequestClassifierWorker;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyClassSpec;
+import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.kv.KvEvent;
 import dev.sluice.core.queue.DispatchGate;
 import dev.sluice.core.select.ActiveSequences;
@@ -64,6 +65,23 @@ public final class WorkerTable implements DispatchGate {
         active.removeWorker(id);
         version++;
         rebuild();
+        return true;
+    }
+
+    /**
+     * An engine's report of its own load. The part the router's own bookings on the rank do not explain, now, is the
+     * rank's outside load until the next report: its KV blocks count in the selection cost, and requests waiting in
+     * the engine beyond all the router booked there make the rank busy for queueing classes. The bookings keep
+     * counting as they happen, so between two reports the router's own burst is seen at once and never twice.
+     * Returns false for an unregistered rank (the report is dropped).
+     */
+    boolean report(WorkerLoad load) {
+        WorkerState worker = byId.get(load.worker());
+        if (worker == null) {
+            return false;
+        }
+        worker.outsideBlocks = Math.max(0, load.usedKvBlocks() - active.activeBlocks(worker.id));
+        worker.outsideWaiting = Math.max(0, load.waitingRequests() - (long) active.activeRequests(worker.id));
         return true;
     }
 
@@ -140,7 +158,9 @@ public final class WorkerTable implements DispatchGate {
     }
 
     private boolean busy(PolicyClassSpec spec, WorkerState worker) {
-        return spec.isBusy(active.activePrefillTokens(worker.id), worker.maxNumBatchedTokens);
+        // An engine that queues requests the router did not send is full whatever the router booked on it.
+        return (worker.outsideWaiting > 0 && spec.queueingEnabled())
+            || spec.isBusy(active.activePrefillTokens(worker.id), worker.maxNumBatchedTokens);
     }
 
     /**
@@ -162,7 +182,7 @@ public final class WorkerTable implements DispatchGate {
             }
             int overlap = blocks == 0 ? 0 : scores.blocks(worker.id);
             candidates.add(worker.id, overlap, active.newBlocks(worker.id, request.sequenceBlockHashes(), blocks))
-                .load(active.activePrefillTokens(worker.id), active.activeBlocks(worker.id))
+                .load(active.activePrefillTokens(worker.id), active.activeBlocks(worker.id) + worker.outsideBlocks)
                 .capacity(worker.totalKvBlocks.orElse(-1), worker.maxNumBatchedTokens);
         }
         if (candidates.candidateCount() == 0) {

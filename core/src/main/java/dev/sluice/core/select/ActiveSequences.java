@@ -118,6 +118,12 @@ public final class ActiveSequences {
         return load == null ? 0 : load.activeBlocks();
     }
 
+    /** Requests booked on {@code worker} and not yet freed. */
+    public int activeRequests(WorkerWithDpRank worker) {
+        ActiveLoad load = loads.get(worker);
+        return load == null ? 0 : load.activeRequests();
+    }
+
     /** Blocks of the request ({@code sequenceHashes[0 .. count)}, a chain) not booked on {@code worker}. */
     public int newBlocks(WorkerWithDpRank worker, long[] sequenceHashes, int count) {
         ActiveLoad load = loads.get(worker);

@@ -60,6 +60,8 @@ final class JournalFixtures {
             new long[] {11L, 12L}, new long[] {21L, 22L}));
         r.router.kvEvent(new dev.sluice.core.kv.KvEvent.Removed(WorkerWithDpRank.of(1), 1, new long[] {12L}));
         r.router.kvEvent(new dev.sluice.core.kv.KvEvent.Cleared(new WorkerWithDpRank(2, 1), 0));
+        // An idle report: recorded as an input, and changes no placement below.
+        r.router.workerLoad(new dev.sluice.core.host.WorkerLoad(WorkerWithDpRank.of(1), 0, 0, 0));
         r.step();
         long a = r.submit(AdmissionRequest.builder("a-1").inputTokens(300).tenant("acme").policyClass("interactive")
             .sessionContext(new SessionContext("s-1", "s-0", SessionContext.Finality.FINAL,

@@ -5,8 +5,8 @@ import java.util.Locale;
 import picocli.CommandLine;
 
 /**
- * Reads {@code 500ms}, {@code 90s}, {@code 5m}, {@code 1h} or an ISO-8601 {@code PT90S}: every duration option of
- * {@code sluice}, those of added commands included. Stateless.
+ * Reads {@code 500ms}, {@code 90s}, {@code 5m}, {@code 1h}, a bare {@code 0} or an ISO-8601 {@code PT90S}: every
+ * duration option of {@code sluice}, those of added commands included. Stateless.
  */
 public final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
     /** For picocli, which makes one per option. */
@@ -16,6 +16,10 @@ public final class DurationConverter implements CommandLine.ITypeConverter<Durat
     @Override
     public Duration convert(String value) {
         String text = value.trim().toLowerCase(Locale.ROOT);
+        if (text.equals("0")) {
+            // A bare 0 needs no unit: "off" for the options that take it.
+            return Duration.ZERO;
+        }
         try {
             if (text.startsWith("pt")) {
                 return Duration.parse(value.trim().toUpperCase(Locale.ROOT));

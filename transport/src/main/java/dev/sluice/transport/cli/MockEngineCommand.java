@@ -13,7 +13,8 @@ import picocli.CommandLine;
 @Command(name = "mock-engine", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Serves one simulated inference worker (Dynamo's mocker model: KV cache with prefix caching, "
         + "chunked prefill, preemption, polynomial timing) over OpenAI-compatible HTTP: POST /v1/chat/completions, "
-        + "POST /v1/completions (JSON or stream: true; the prompt as text or token ids), GET /v1/models, GET /health.",
+        + "POST /v1/completions (JSON or stream: true; the prompt as text or token ids), GET /v1/models, "
+        + "GET /health, GET /metrics (the worker's load under vLLM's metric names).",
         "Prints 'mock-engine listening on http://HOST:PORT' when ready; stops on SIGTERM or Ctrl-C."})
 final class MockEngineCommand implements Callable<Integer> {
     @Option(names = "--port", required = true, paramLabel = "PORT", description = "Port to listen on (0: any).")

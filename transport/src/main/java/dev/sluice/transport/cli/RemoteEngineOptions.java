@@ -2,6 +2,7 @@ package dev.sluice.transport.cli;
 
 import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.engine.http.HttpEngineSettings;
+import dev.sluice.transport.engine.telemetry.EngineMetricsSettings;
 import dev.sluice.transport.frontend.EngineSetup;
 import dev.sluice.transport.frontend.WorkerHealthSettings;
 import java.time.Duration;
@@ -13,6 +14,8 @@ import picocli.CommandLine.Option;
 final class RemoteEngineOptions {
     /** A remote engine's sequence limit is not used by the router; the config record needs one. */
     private static final int MAX_NUM_SEQS = 256;
+    /** Each remote engine's KV capacity when neither the engine's metrics nor the operator give one. */
+    static final long DEFAULT_TOTAL_KV_BLOCKS = 16_384;
 
     @Option(names = "--engine-url", paramLabel = "URL",
         description = {"A remote OpenAI-compatible engine, e.g. http://127.0.0.1:8001 or http://host:8001/v1 "
@@ -36,10 +39,19 @@ final class RemoteEngineOptions {
             + "${DEFAULT-VALUE}).")
     Duration firstTokenTimeout;
 
-    @Option(names = "--engine-total-kv-blocks", defaultValue = "16384", paramLabel = "BLOCKS",
-        description = "KV capacity of each remote engine in --block-size blocks, which a generic OpenAI server does "
-            + "not publish (default: ${DEFAULT-VALUE}).")
-    long totalKvBlocks;
+    @Option(names = "--engine-total-kv-blocks", paramLabel = "BLOCKS",
+        description = "KV capacity of each remote engine in --block-size blocks. Given, it wins over what an engine "
+            + "publishes; else the engine's /metrics says it (vLLM's cache_config_info, SGLang's "
+            + "max_total_num_tokens), and an engine that does not gets " + DEFAULT_TOTAL_KV_BLOCKS + ".")
+    Long totalKvBlocks;
+
+    @Option(names = "--engine-metrics-interval", defaultValue = "1s", paramLabel = "DURATION",
+        converter = DurationConverter.class,
+        description = {"How often each remote engine's /metrics (beside its /v1) is read for its own load (requests "
+            + "running and waiting, KV cache in use, all clients') and KV capacity; the router combines it with its "
+            + "own bookings, which count at once. 0: never (default: ${DEFAULT-VALUE}).",
+            "A failing scrape is logged and counted; after 3 in a row the engine's last report stops counting."})
+    Duration metricsInterval;
 
     @Option(names = "--engine-max-num-batched-tokens", defaultValue = "8192", paramLabel = "TOKENS",
         description = "Token budget of one forward pass of each remote engine (default: ${DEFAULT-VALUE}).")
@@ -73,9 +85,13 @@ final class RemoteEngineOptions {
             throw new IllegalArgumentException("--engine-connect-timeout and --engine-first-token-timeout must be "
                 + "positive, were " + connectTimeout + " and " + firstTokenTimeout);
         }
-        if (totalKvBlocks < 1 || maxNumBatchedTokens < 1) {
+        if ((totalKvBlocks != null && totalKvBlocks < 1) || maxNumBatchedTokens < 1) {
             throw new IllegalArgumentException("--engine-total-kv-blocks and --engine-max-num-batched-tokens must "
                 + "be >= 1, were " + totalKvBlocks + " and " + maxNumBatchedTokens);
+        }
+        if (metricsInterval.isNegative()) {
+            throw new IllegalArgumentException("--engine-metrics-interval must be >= 0 (0: never), was "
+                + metricsInterval);
         }
         if (model != null && model.isBlank()) {
             throw new IllegalArgumentException("--engine-model must not be blank");
@@ -101,13 +117,14 @@ final class RemoteEngineOptions {
         validate();
         Duration first = retryBackoff.first();
         Duration max = retryBackoff.max();
-        EngineRuntimeConfig config = new EngineRuntimeConfig(totalKvBlocks, blockSize, maxNumBatchedTokens,
-            MAX_NUM_SEQS, 1);
+        EngineRuntimeConfig config = new EngineRuntimeConfig(totalKvBlocks != null ? totalKvBlocks
+            : DEFAULT_TOTAL_KV_BLOCKS, blockSize, maxNumBatchedTokens, MAX_NUM_SEQS, 1);
         List<HttpEngineSettings> engines = new ArrayList<>(urls.size());
         for (String url : urls) {
             engines.add(HttpEngineSettings.of(url, model != null ? model : servedModel, connectTimeout,
                 firstTokenTimeout, config));
         }
-        return new EngineSetup.Remote(engines, new WorkerHealthSettings(failureThreshold, first, max));
+        return new EngineSetup.Remote(engines, new WorkerHealthSettings(failureThreshold, first, max),
+            new EngineMetricsSettings(metricsInterval, connectTimeout, totalKvBlocks == null));
     }
 }

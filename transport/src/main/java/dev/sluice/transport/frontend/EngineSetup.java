@@ -6,6 +6,7 @@ import dev.sluice.transport.engine.http.HttpEngine;
 import dev.sluice.transport.engine.http.HttpEngineSettings;
 import dev.sluice.transport.engine.sim.SimEngineContext;
 import dev.sluice.transport.engine.sim.SimulatedFleet;
+import dev.sluice.transport.engine.telemetry.EngineMetricsSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -69,10 +70,13 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
      *
      * @param engines at least one; all with the same block size.
      * @param health  when an engine is marked unhealthy and taken out of the router, and how it is probed.
+     * @param metrics whether and how often each engine's {@code /metrics} is read for its load and capacity.
      */
-    record Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health) implements EngineSetup {
+    record Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health, EngineMetricsSettings metrics)
+        implements EngineSetup {
         public Remote {
             Objects.requireNonNull(health, "health");
+            Objects.requireNonNull(metrics, "metrics");
             engines = List.copyOf(engines);
             if (engines.isEmpty()) {
                 throw new IllegalArgumentException("at least one remote engine is needed");
@@ -85,9 +89,14 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
             }
         }
 
-        /** Remote engines with {@link WorkerHealthSettings#DEFAULT} health tracking. */
+        /** Remote engines with {@link WorkerHealthSettings#DEFAULT} health tracking, their metrics not read. */
         public Remote(List<HttpEngineSettings> engines) {
             this(engines, WorkerHealthSettings.DEFAULT);
+        }
+
+        /** Remote engines whose metrics are not read ({@link EngineMetricsSettings#OFF}). */
+        public Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health) {
+            this(engines, health, EngineMetricsSettings.OFF);
         }
 
         @Override

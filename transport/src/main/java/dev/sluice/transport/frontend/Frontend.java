@@ -33,7 +33,8 @@ import org.agrona.concurrent.SystemNanoClock;
  * OpenAI-compatible Helidon server (virtual thread per request, {@code TCP_NODELAY}). A worker whose engine keeps
  * failing leaves the router until a probe finds it answering again ({@link WorkerHealth}). Close it to shut down
  * gracefully: arrivals and requests not yet dispatched are answered 503, dispatched requests get the grace period
- * to finish, then health probes, the server, the router and the engines stop, in that order. Idempotent.
+ * to finish, then the engines' metrics scrapers ({@link EngineScrapers}), health probes, the server, the router and
+ * the engines stop, in that order. Idempotent.
  */
 public final class Frontend implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -44,6 +45,7 @@ public final class Frontend implements AutoCloseable {
     private final RouterMetrics metrics;
     private final WorkerHealth health;
     private final EngineConfigErrors configErrors;
+    private final EngineScrapers scrapers;
     private final WebServer server;
     private volatile boolean draining;
     private boolean closed;
@@ -51,7 +53,8 @@ public final class Frontend implements AutoCloseable {
     private final JournalWriter journal;
 
     private Frontend(FrontendSettings settings, ModelRouter router, EngineSet engines, RouterMetrics metrics,
-                     WorkerHealth health, EngineConfigErrors configErrors, WebServer server, JournalWriter journal) {
+                     WorkerHealth health, EngineScrapers scrapers, EngineConfigErrors configErrors,
+                     WebServer server, JournalWriter journal) {
         this.journal = journal;
         this.settings = settings;
         this.router = router;
@@ -59,6 +62,7 @@ public final class Frontend implements AutoCloseable {
         this.metrics = metrics;
         this.health = health;
         this.configErrors = configErrors;
+        this.scrapers = scrapers;
         this.server = server;
     }
 
@@ -98,9 +102,12 @@ public final class Frontend implements AutoCloseable {
         metrics.attachJournal(journal);
         EngineSet engines = null;
         WorkerHealth health = null;
+        EngineScrapers scrapers = null;
         try {
             engines = settings.engines().open(router::kvEvent);
-            health = health(settings, router, engines.engines(), metrics);
+            WorkerMembership membership = new WorkerMembership(router, engines.engines(), metrics.health());
+            health = health(settings, membership, engines.engines());
+            scrapers = EngineScrapers.start(settings.engines(), membership, metrics.telemetry());
             EngineConfigErrors configErrors = new EngineConfigErrors(addresses(engines.engines()));
             FrontendParts parts = new FrontendParts(settings, router, engines.engines(), settings.prompts(),
                 settings.engines().blockSize(), metrics, health, configErrors);
@@ -132,9 +139,13 @@ public final class Frontend implements AutoCloseable {
             if (!server.isRunning()) {
                 throw new IllegalStateException("cannot listen on " + settings.host() + ":" + settings.port());
             }
-            self[0] = new Frontend(settings, router, engines, metrics, health, configErrors, server, journal);
+            self[0] = new Frontend(settings, router, engines, metrics, health, scrapers, configErrors, server,
+                journal);
             return self[0];
         } catch (RuntimeException e) {
+            if (scrapers != null) {
+                scrapers.close();
+            }
             if (health != null) {
                 health.close();
             }
@@ -154,9 +165,7 @@ public final class Frontend implements AutoCloseable {
     }
 
     /** Registers every worker in the router and tracks their engines' health (see {@link WorkerHealth}). */
-    private static WorkerHealth health(FrontendSettings settings, ModelRouter router, List<Engine> engines,
-                                       RouterMetrics metrics) {
-        WorkerMembership membership = new WorkerMembership(router, engines, metrics.health());
+    private static WorkerHealth health(FrontendSettings settings, WorkerMembership membership, List<Engine> engines) {
         membership.joinAll();
         WorkerHealthSettings health = settings.engines().health();
         return new WorkerHealth(health, addresses(engines), worker -> engines.get(worker).probe(), membership,
@@ -243,7 +252,8 @@ public final class Frontend implements AutoCloseable {
             // Shutdown only: wait for dispatched streams to finish within the grace period.
             LockSupport.parkNanos(10_000_000L);
         }
-        // No worker leaves or rejoins the router once it begins to close.
+        // No worker leaves or rejoins the router, nor changes its capacity, once it begins to close.
+        scrapers.close();
         health.close();
         try {
             server.stop();

@@ -10,6 +10,8 @@
  *       dispatched(worker) ─▶ Engine.submit ─▶ JSON or SSE ─▶ responding / completed / aborted to the router
  *                                                          └─▶ success / engine failure to WorkerHealth
  *   WorkerHealth: failures in a row ─▶ workerLeft; probe (GET /v1/models) with backoff ─▶ workerJoined
+ *   EngineScrapers: per remote engine, GET /metrics every interval ─▶ WorkerMembership ─▶ workerLoad, and
+ *       workerJoined with the engine's KV capacity (only while the worker is in the router)
  *   GET /v1/models, /health, /live, /metrics (Prometheus)
  * </pre>
  */

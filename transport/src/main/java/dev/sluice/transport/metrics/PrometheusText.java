@@ -47,6 +47,7 @@ public final class PrometheusText {
         journal(out, routers);
         workerGauges(out, routers);
         workerHealth(out, routers);
+        engineTelemetry(out, routers);
         return out.toString();
     }
 
@@ -176,12 +177,59 @@ public final class PrometheusText {
         header(out, "sluice_worker_active_requests", "gauge", "Requests the router has booked on the worker.");
         header(out, "sluice_worker_active_prefill_tokens", "gauge", "Prefill tokens the router has booked on the "
             + "worker until their first response item.");
+        header(out, "sluice_worker_total_kv_blocks", "gauge", "KV capacity the router books the worker against, in "
+            + "router blocks: its engine's when it publishes one, else the configured.");
+        header(out, "sluice_worker_engine_running_requests", "gauge", "Requests running in the worker's engine, as its "
+            + "metrics last said (all clients').");
+        header(out, "sluice_worker_engine_waiting_requests", "gauge", "Requests waiting in the worker's engine, as its "
+            + "metrics last said (all clients').");
+        header(out, "sluice_worker_engine_kv_blocks_used", "gauge", "KV blocks in use in the worker's engine, in "
+            + "router blocks, as its metrics last said (all clients').");
         for (RouterMetrics m : routers) {
             for (Map.Entry<WorkerWithDpRank, RouterMetrics.WorkerLoad> e : new TreeMap<>(m.workers).entrySet()) {
                 String labels = model(m) + ",worker_id=\"" + e.getKey().workerId() + "\",dp_rank=\""
                     + e.getKey().dpRank() + "\"";
-                sample(out, "sluice_worker_active_requests", labels, e.getValue().activeRequests.get());
-                sample(out, "sluice_worker_active_prefill_tokens", labels, e.getValue().activePrefillTokens.get());
+                RouterMetrics.WorkerLoad load = e.getValue();
+                sample(out, "sluice_worker_active_requests", labels, load.activeRequests.get());
+                sample(out, "sluice_worker_active_prefill_tokens", labels, load.activePrefillTokens.get());
+                known(out, "sluice_worker_total_kv_blocks", labels, load.totalKvBlocks.get());
+                known(out, "sluice_worker_engine_running_requests", labels, load.engineRunning.get());
+                known(out, "sluice_worker_engine_waiting_requests", labels, load.engineWaiting.get());
+                known(out, "sluice_worker_engine_kv_blocks_used", labels, load.engineKvBlocks.get());
+            }
+        }
+    }
+
+    /** A sample only when the value is known (not negative). */
+    private static void known(StringBuilder out, String name, String labels, long value) {
+        if (value >= 0) {
+            sample(out, name, labels, value);
+        }
+    }
+
+    private static void engineTelemetry(StringBuilder out, List<RouterMetrics> routers) {
+        header(out, "sluice_engine_metrics_scrapes_total", "counter", "Scrapes of the worker's engine's /metrics.");
+        header(out, "sluice_engine_metrics_scrape_failures_total", "counter", "Scrapes of the worker's engine's "
+            + "/metrics that gave no load, by reason.");
+        header(out, "sluice_engine_metrics_malformed_lines_total", "counter", "Lines of the worker's engine's "
+            + "/metrics that could not be read (the others were).");
+        header(out, "sluice_engine_metrics_last_sample_age_seconds", "gauge", "Seconds since the last usable scrape "
+            + "of the worker's engine's /metrics.");
+        for (RouterMetrics m : routers) {
+            for (Map.Entry<Long, EngineTelemetryMetrics.Worker> e : m.telemetry.workers.entrySet()) {
+                String labels = model(m) + ",worker_id=\"" + e.getKey() + "\"";
+                EngineTelemetryMetrics.Worker worker = e.getValue();
+                sample(out, "sluice_engine_metrics_scrapes_total", labels, worker.scrapes.get());
+                for (ScrapeFailure failure : ScrapeFailure.values()) {
+                    sample(out, "sluice_engine_metrics_scrape_failures_total", labels + ",reason=\"" + failure.label()
+                        + "\"", worker.failures.get(failure.ordinal()));
+                }
+                sample(out, "sluice_engine_metrics_malformed_lines_total", labels, worker.malformedLines.get());
+                double age = m.telemetry.lastSampleAgeSeconds(e.getKey());
+                if (!Double.isNaN(age)) {
+                    out.append("sluice_engine_metrics_last_sample_age_seconds{").append(labels).append("} ")
+                        .append(String.format(Locale.ROOT, "%.3f", age)).append('\n');
+                }
             }
         }
     }
@@ -224,7 +272,8 @@ public final class PrometheusText {
             : String.format(Locale.ROOT, "%s", value);
     }
 
-    static String escape(String value) {
+    /** A label value as the text format writes it: backslash, double quote and line feed escaped. */
+    public static String escape(String value) {
         return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 }

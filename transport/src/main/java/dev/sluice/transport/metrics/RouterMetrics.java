@@ -15,12 +15,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.SystemNanoClock;
 
 /**
  * One model router's metrics, kept by observing its scheduler: outcomes by reason and status, queue depth and
  * pending tokens per policy class, queue-wait and admission-decision latency, deferrals and parks in progress,
- * and the router's load estimate per worker. Written by the scheduler thread only (single writer, no locks, no
- * allocation once every label has been seen); read by scrapes on any thread. Labels are bounded: classes come
+ * the router's load estimate per worker, each worker's capacity and its engine's last report of its own load.
+ * Written by the scheduler thread only (single writer, no locks, no allocation once every label has been seen; the
+ * health and telemetry parts by their own threads); read by scrapes on any thread. Labels are bounded: classes come
  * from the configuration, reasons from a closed set, workers from the fleet; never request or session ids.
  */
 public final class RouterMetrics implements SchedulerObserver {
@@ -44,6 +46,7 @@ public final class RouterMetrics implements SchedulerObserver {
     final AtomicLong aborted = new AtomicLong();
     final AtomicLong untrustedHeaders = new AtomicLong();
     final WorkerHealthMetrics health = new WorkerHealthMetrics();
+    final EngineTelemetryMetrics telemetry = new EngineTelemetryMetrics(SystemNanoClock.INSTANCE);
     final Supplier<RouterStatistics> stats;
     final ConcurrentHashMap<String, Outcome> rejections = new ConcurrentHashMap<>();
     final ConcurrentHashMap<WorkerWithDpRank, WorkerLoad> workers = new ConcurrentHashMap<>();
@@ -58,11 +61,20 @@ public final class RouterMetrics implements SchedulerObserver {
         }
     }
 
-    /** The router's booked load on one worker rank. */
+    /** The router's booked load on one worker rank, its capacity, and what its engine last reported (-1: never). */
     static final class WorkerLoad {
         final AtomicLong activeRequests = new AtomicLong();
         final AtomicLong activePrefillTokens = new AtomicLong();
+        final AtomicLong totalKvBlocks = new AtomicLong(-1);
+        final AtomicLong engineRunning = new AtomicLong(-1);
+        final AtomicLong engineWaiting = new AtomicLong(-1);
+        final AtomicLong engineKvBlocks = new AtomicLong(-1);
         volatile boolean registered = true;
+    }
+
+    /** The scrapes of the workers' engines' metrics, which the scrapers report from their own threads. */
+    public EngineTelemetryMetrics telemetry() {
+        return telemetry;
     }
 
     /** The workers' engine health, which the frontend's health tracker reports from its own threads. */
@@ -242,7 +254,19 @@ public final class RouterMetrics implements SchedulerObserver {
     @Override
     public void onWorkerJoined(long nowNs, WorkerWithDpRank worker, long maxNumBatchedTokens,
                                OptionalLong totalKvBlocks) {
-        workers.computeIfAbsent(worker, w -> new WorkerLoad()).registered = true;
+        WorkerLoad load = workers.computeIfAbsent(worker, w -> new WorkerLoad());
+        load.registered = true;
+        load.totalKvBlocks.lazySet(totalKvBlocks.orElse(-1));
+    }
+
+    @Override
+    public void onWorkerLoad(long nowNs, dev.sluice.core.host.WorkerLoad report) {
+        WorkerLoad load = workers.get(report.worker());
+        if (load != null) {
+            load.engineRunning.lazySet(report.runningRequests());
+            load.engineWaiting.lazySet(report.waitingRequests());
+            load.engineKvBlocks.lazySet(report.usedKvBlocks());
+        }
     }
 
     @Override

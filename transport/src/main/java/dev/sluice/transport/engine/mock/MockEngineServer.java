@@ -19,8 +19,9 @@ import java.util.List;
  * The mock engine: one simulated worker driven in real time behind an OpenAI-compatible Helidon server
  * ({@code POST /v1/chat/completions}, {@code POST /v1/completions}, {@code GET /v1/models}, {@code GET /health},
  * which also reports the requests running and waiting in the worker, so that a test in another process can see
- * them end). Prompts are tokenized with the word tokenizer ({@link WordPromptEncoder}); token-id prompts are
- * taken as they are. The worker's runner thread produces tokens;
+ * them end, and {@code GET /metrics}, the worker's load under vLLM's metric names, see {@link MockMetricsPage}).
+ * Prompts are tokenized with the word tokenizer ({@link WordPromptEncoder}); token-id prompts are taken as they
+ * are. The worker's runner thread produces tokens;
  * Helidon's virtual threads serve requests. {@link #close} stops the server, then the worker. Idempotent.
  */
 public final class MockEngineServer implements AutoCloseable {
@@ -57,7 +58,11 @@ public final class MockEngineServer implements AutoCloseable {
                     .post("/v1/completions", new CompletionsHandler(CompletionRequest.Endpoint.COMPLETIONS, engine,
                         WordPromptEncoder.INSTANCE, reader, model))
                     .get("/v1/models", (req, res) -> sendJson(res, models))
-                    .get("/health", (req, res) -> sendJson(res, health(engine))))
+                    .get("/health", (req, res) -> sendJson(res, health(engine)))
+                    .get("/metrics", (req, res) -> {
+                        res.header(HeaderNames.CONTENT_TYPE, MockMetricsPage.CONTENT_TYPE);
+                        res.send(MockMetricsPage.render(engine, model));
+                    }))
                 .build()
                 .start();
             // Helidon logs a failed bind and returns a stopped server instead of throwing.

@@ -1,0 +1,103 @@
+package dev.sluice.transport.engine.mock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.transport.engine.sim.SimEngineContext;
+import dev.sluice.transport.engine.telemetry.EngineMetricsReader;
+import dev.sluice.transport.engine.telemetry.EngineSample;
+import dev.sluice.transport.engine.telemetry.Exposition;
+import dev.sluice.transport.engine.telemetry.PrometheusParser;
+import dev.sluice.transport.engine.telemetry.ScrapeException;
+import dev.sluice.transport.testing.Await;
+import dev.sluice.transport.testing.DirectLoad;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The mock engine's {@code GET /metrics}: its simulated worker's real load, under vLLM's names, over loopback. */
+class MockMetricsPageTest {
+    private static final String MODEL = "weir-7b";
+
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private MockEngineServer server;
+
+    @AfterEach
+    void stop() {
+        client.close();
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private MockEngineServer start(SimEngineContext engine) {
+        server = MockEngineServer.start(new MockEngineSettings("127.0.0.1", 0, MODEL, 16, engine));
+        return server;
+    }
+
+    private String baseUrl() {
+        return "http://127.0.0.1:" + server.port();
+    }
+
+    private HttpResponse<String> metrics() throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/metrics")).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+    }
+
+    private EngineSample sample() throws Exception {
+        Exposition exposition = PrometheusParser.parse(metrics().body());
+        assertEquals(List.of(), exposition.errors());
+        try {
+            return EngineMetricsReader.read(exposition, MODEL, new ArrayList<>());
+        } catch (ScrapeException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
+    @Test
+    void shouldPublishAnIdleWorkerUnderVllmsNamesPerRank() throws Exception {
+        start(new SimEngineContext().numGpuBlocks(300).blockSize(32).dpSize(2));
+
+        HttpResponse<String> response = metrics();
+
+        assertEquals(200, response.statusCode());
+        assertTrue(response.headers().firstValue("content-type").orElseThrow().startsWith("text/plain; version=0.0.4"));
+        assertTrue(response.body().contains("vllm:num_requests_running{engine=\"1\",model_name=\"weir-7b\"} 0.0\n"),
+            response.body());
+        assertEquals(List.of(new EngineSample.Rank(0, 0, 0, 0.0, 300L * 32, 32),
+            new EngineSample.Rank(1, 0, 0, 0.0, 300L * 32, 32)), sample().ranks());
+    }
+
+    @Test
+    void shouldPublishTheRequestsAnotherClientRunsAndQueues() throws Exception {
+        start(new SimEngineContext().numGpuBlocks(256).blockSize(16).maxNumSeqs(1).speedupRatio(1));
+        AtomicReference<EngineSample.Rank> seen = new AtomicReference<>();
+        // 3000 tokens take about 20 s at speedup 1 and fit the 4096 tokens of KV cache with their prompt.
+        DirectLoad load = DirectLoad.start(baseUrl(), MODEL, 3, 3000);
+        try {
+            Await.until("one request running and two waiting in /metrics", () -> {
+                seen.set(sampleQuietly());
+                return seen.get().running() == 1 && seen.get().waiting() == 2 && seen.get().kvUsage() > 0;
+            });
+        } finally {
+            load.close();
+        }
+        EngineSample.Rank loaded = seen.get();
+        assertEquals(server.engine().runtimeConfig().totalKvBlocks() * 16, loaded.kvCapacityTokens());
+        Await.until("idle again once the client hung up", () -> sampleQuietly().running() == 0);
+    }
+
+    private EngineSample.Rank sampleQuietly() {
+        try {
+            return sample().ranks().getFirst();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
