@@ -85,14 +85,19 @@ final class CompletionPromptReader {
             : node.isNumber() ? "a number" : node.isArray() ? "a list" : "a string";
     }
 
-    /** A boolean field, or {@code null} when absent. */
+    /** A boolean field of the request body, or {@code null} when absent. */
     static Boolean optionalBoolean(JsonNode parent, String field) throws OpenAiException {
+        return optionalBoolean(parent, field, field);
+    }
+
+    /** A boolean field, or {@code null} when absent; {@code param} names it in the error (its path in the body). */
+    static Boolean optionalBoolean(JsonNode parent, String field, String param) throws OpenAiException {
         JsonNode value = parent.get(field);
         if (value == null || value.isNull()) {
             return null;
         }
         if (!value.isBoolean()) {
-            throw OpenAiException.invalid(field + " must be a boolean, was " + value, field);
+            throw OpenAiException.invalid(param + " must be a boolean, was " + value, param);
         }
         return value.asBoolean();
     }

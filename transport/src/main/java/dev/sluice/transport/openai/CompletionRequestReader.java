@@ -81,13 +81,6 @@ public final class CompletionRequestReader {
     }
 
     private static boolean bool(JsonNode parent, String field, String param) throws OpenAiException {
-        JsonNode value = parent.get(field);
-        if (value == null || value.isNull()) {
-            return false;
-        }
-        if (!value.isBoolean()) {
-            throw OpenAiException.invalid(param + " must be a boolean, was " + value, param);
-        }
-        return value.asBoolean();
+        return Boolean.TRUE.equals(CompletionPromptReader.optionalBoolean(parent, field, param));
     }
 }

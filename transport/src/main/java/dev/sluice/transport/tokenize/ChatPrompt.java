@@ -7,6 +7,8 @@ import java.util.Objects;
 /**
  * A chat request's input to the model's chat template, as plain data (maps, lists, strings, {@code Long},
  * {@code Double}, {@code Boolean}, {@code null}), shaped as an OpenAI-compatible engine shapes it before rendering.
+ * The data is not copied: whoever builds it hands it over and no one changes it afterwards, so it can be read from
+ * any thread.
  *
  * @param messages            the messages: {@code role}, {@code content} (a string, or a list of
  *                            {@code {"type": "text", "text": ...}} parts), and where given {@code name},

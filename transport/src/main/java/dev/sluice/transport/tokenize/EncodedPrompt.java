@@ -3,7 +3,8 @@ package dev.sluice.transport.tokenize;
 import java.util.Objects;
 
 /**
- * A prompt as the router and the engines see it.
+ * A prompt as the router and the engines see it. Its ids are not copied: read-only once made, like the engine
+ * request they go into.
  *
  * @param tokens the token ids the router hashes into KV blocks and an in-process engine prefills; not copied, so
  *               do not change them.
