@@ -52,6 +52,11 @@ public final class HfPromptEncoder implements PromptEncoder, AutoCloseable {
      * @throws IOException a file is missing, unreadable or invalid; the message names it and says what is wrong.
      */
     static HfPromptEncoder open(Path directory) throws IOException {
+        return open(directory, NativeCalls.DIRECT);
+    }
+
+    /** {@link #open(Path)}, encoding for virtual threads through {@code calls}. */
+    static HfPromptEncoder open(Path directory, NativeCalls calls) throws IOException {
         if (!Files.isDirectory(directory)) {
             throw new IOException(directory + " is not a directory; give a Hugging Face model directory holding "
                 + "tokenizer.json and tokenizer_config.json");
@@ -79,7 +84,7 @@ public final class HfPromptEncoder implements PromptEncoder, AutoCloseable {
         }
         HfTokenizer tokenizer;
         try {
-            tokenizer = HfTokenizer.load(tokenizerJson, config);
+            tokenizer = HfTokenizer.load(tokenizerJson, config, calls);
         } catch (IllegalArgumentException e) {
             throw new IOException(directory + ": " + e.getMessage(), e);
         }

@@ -16,8 +16,8 @@ import java.util.Map;
  * <p>DJL is put offline before its first use ({@code ai.djl.offline}, {@code OPT_OUT_TRACKING}): it then loads the
  * native library from its own jar (extracted once to its cache directory, {@code ~/.djl.ai} or
  * {@code ENGINE_CACHE_DIR}), downloads nothing and reports nothing. Thread-safe: encoding is a JNI call into a
- * shared, immutable Rust tokenizer (a virtual thread stays on its carrier for the call's microseconds);
- * {@link #close} frees it and must come after the last encode.
+ * shared, immutable Rust tokenizer, made for a virtual thread on a platform thread ({@link NativeCalls}) so that it
+ * does not hold a carrier; {@link #close} frees the tokenizer and must come after the last encode.
  */
 final class HfTokenizer implements Tokenizer, AutoCloseable {
     static {
@@ -28,21 +28,24 @@ final class HfTokenizer implements Tokenizer, AutoCloseable {
     private final Vocabulary vocabulary;
     private final int[] prefix;
     private final int[] suffix;
+    private final NativeCalls calls;
 
-    private HfTokenizer(HuggingFaceTokenizer tokenizer, Vocabulary vocabulary, int[] prefix, int[] suffix) {
+    private HfTokenizer(HuggingFaceTokenizer tokenizer, Vocabulary vocabulary, int[] prefix, int[] suffix,
+                        NativeCalls calls) {
         this.tokenizer = tokenizer;
+        this.calls = calls;
         this.vocabulary = vocabulary;
         this.prefix = prefix;
         this.suffix = suffix;
     }
 
     /**
-     * Loads {@code tokenizerJson}.
+     * Loads {@code tokenizerJson}; encoding for virtual threads runs through {@code calls}.
      *
      * @throws IOException              the file cannot be read or is not a tokenizer (the message says which).
      * @throws IllegalArgumentException the configured BOS or EOS token is not one of the tokenizer's tokens.
      */
-    static HfTokenizer load(Path tokenizerJson, TokenizerConfig config) throws IOException {
+    static HfTokenizer load(Path tokenizerJson, TokenizerConfig config, NativeCalls calls) throws IOException {
         Vocabulary vocabulary = Vocabulary.read(tokenizerJson);
         HuggingFaceTokenizer tokenizer;
         try {
@@ -65,7 +68,7 @@ final class HfTokenizer implements Tokenizer, AutoCloseable {
             int[] suffix = Arrays.copyOfRange(special, at + plain.length, special.length);
             prefix = override(prefix, config.addBosToken(), id(vocabulary, config, "bos_token"), true);
             suffix = override(suffix, config.addEosToken(), id(vocabulary, config, "eos_token"), false);
-            return new HfTokenizer(tokenizer, vocabulary, prefix, suffix);
+            return new HfTokenizer(tokenizer, vocabulary, prefix, suffix, calls);
         } catch (RuntimeException e) {
             tokenizer.close();
             throw e;
@@ -75,12 +78,13 @@ final class HfTokenizer implements Tokenizer, AutoCloseable {
     /** The tokens of {@code text}, without special tokens. */
     @Override
     public int[] encode(CharSequence text) {
-        return ids(tokenizer, text.toString(), false);
+        String string = text.toString();
+        return calls.call(() -> ids(tokenizer, string, false));
     }
 
     /** The tokens of {@code text}, with the model's special tokens around them when {@code addSpecialTokens}. */
     int[] encode(String text, boolean addSpecialTokens) {
-        int[] ids = ids(tokenizer, text, false);
+        int[] ids = calls.call(() -> ids(tokenizer, text, false));
         if (!addSpecialTokens || (prefix.length == 0 && suffix.length == 0)) {
             return ids;
         }

@@ -9,12 +9,14 @@ import java.util.Map;
 
 /**
  * The models' prompt encoders, one per Hugging Face model directory: {@link #load} opens a directory once and hands
- * the same encoder to every model served from it (two paths to one directory are one). Loading is a cold path
- * (startup); it is serialized. Thread-safe; {@link #close} frees every encoder, after the last request, and is
- * idempotent.
+ * the same encoder to every model served from it (two paths to one directory are one). Their tokenizers' native
+ * calls for virtual threads run on the registry's platform threads ({@link NativeCalls}, one per core, started at the
+ * first load). Loading is a cold path (startup); it is serialized. Thread-safe; {@link #close} frees every encoder
+ * and stops those threads, after the last request, and is idempotent.
  */
 public final class TokenizerRegistry implements AutoCloseable {
     private final Map<Path, HfPromptEncoder> encoders = new LinkedHashMap<>();
+    private NativeCalls calls;
     private boolean closed;
 
     /** An empty registry. */
@@ -39,7 +41,10 @@ public final class TokenizerRegistry implements AutoCloseable {
         }
         HfPromptEncoder encoder = encoders.get(key);
         if (encoder == null) {
-            encoder = HfPromptEncoder.open(key);
+            if (calls == null) {
+                calls = NativeCalls.platformThreads();
+            }
+            encoder = HfPromptEncoder.open(key, calls);
             encoders.put(key, encoder);
         }
         return encoder;
@@ -57,5 +62,8 @@ public final class TokenizerRegistry implements AutoCloseable {
             loaded.get(i).close();
         }
         encoders.clear();
+        if (calls != null) {
+            calls.close();
+        }
     }
 }
