@@ -16,6 +16,16 @@ class JinjaSourceTest {
     }
 
     @Test
+    void shouldGiveNotTheWholeTestOrComparisonAfterIt() {
+        assertEquals("{% if not ( add_generation_prompt is defined) %}",
+            JinjaSource.prepare("{% if not add_generation_prompt is defined %}"));
+        assertEquals("{{- not ( a == b) and not ( c in d) or x is not none and y not in z -}}",
+            JinjaSource.prepare("{{- not a == b and not c in d or x is not none and y not in z -}}"));
+        assertEquals("{{ 'a' if not ( m['k'] is string) else f(x=(not ( y))) }}",
+            JinjaSource.prepare("{{ 'a' if not m['k'] is string else f(x=not y) }}"));
+    }
+
+    @Test
     void shouldTurnSlicesIntoCalls() {
         assertEquals("{%- for m in messages.py_slice(none, none, -1) %}",
             JinjaSource.prepare("{%- for m in messages[::-1] %}"));
