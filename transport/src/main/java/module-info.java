@@ -18,6 +18,8 @@ module dev.sluice.transport {
     requires ai.djl.api;
     requires ai.djl.tokenizers;
     requires jinjava;
+    requires msgpack.core;
+    requires org.zeromq.jeromq;
     requires org.slf4j;
     requires zero.allocation.hashing;
 
@@ -25,6 +27,7 @@ module dev.sluice.transport {
     exports dev.sluice.transport.demo;
     exports dev.sluice.transport.engine;
     exports dev.sluice.transport.engine.http;
+    exports dev.sluice.transport.engine.kv;
     exports dev.sluice.transport.engine.mock;
     exports dev.sluice.transport.engine.sim;
     exports dev.sluice.transport.engine.telemetry;

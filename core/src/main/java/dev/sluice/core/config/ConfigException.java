@@ -41,10 +41,12 @@ public final class ConfigException extends Exception {
         return new ConfigException(source, "", 0, 0, "failed to read router policy config " + source + ": " + reason);
     }
 
-    /** A document that is not well-formed YAML: {@code failed to parse router policy config <path>: <problem>}. */
-    static ConfigException unparsable(String source, int line, int column, String problem) {
-        return new ConfigException(source, "", line, column,
-            "failed to parse router policy config " + source + ": " + problem);
+    /**
+     * A document that is not well-formed YAML (or too large or deep to read): {@code failed to parse <kind> <path>:
+     * <problem>}, where {@code kind} says what the file is, e.g. {@code router policy config}.
+     */
+    static ConfigException unparsable(String source, String kind, int line, int column, String problem) {
+        return new ConfigException(source, "", line, column, "failed to parse " + kind + " " + source + ": " + problem);
     }
 
     /** The file path, or {@code <inline>}. */

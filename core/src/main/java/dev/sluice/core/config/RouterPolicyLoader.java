@@ -62,7 +62,7 @@ public final class RouterPolicyLoader {
      *                         the first schema violation.
      */
     public static RouterPolicyConfig parse(String yaml, String sourceName) throws ConfigException {
-        YamlValue document = YamlValue.read(yaml, sourceName);
+        YamlValue document = YamlValue.read(yaml, sourceName, "router policy config");
         YamlMap top = document.map().allowOnly(KEYS);
         Optional<PolicyProfile> root = root(top);
         Map<String, PolicyProfile> models = models(top.get("models"));

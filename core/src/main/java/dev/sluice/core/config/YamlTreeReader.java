@@ -33,10 +33,10 @@ final class YamlTreeReader {
     private YamlTreeReader() {
     }
 
-    /** The document's root node; an empty document is an empty mapping. */
-    static YamlNode read(String yaml, String source) throws ConfigException {
+    /** The document's root node; an empty document is an empty mapping. {@code kind} names the file in errors. */
+    static YamlNode read(String yaml, String source, String kind) throws ConfigException {
         if (yaml.length() > MAX_DOCUMENT_CHARS) {
-            throw ConfigException.unparsable(source, 0, 0,
+            throw ConfigException.unparsable(source, kind, 0, 0,
                 "document has " + yaml.length() + " characters; the limit is " + MAX_DOCUMENT_CHARS);
         }
         try (YAMLParser parser = FACTORY.createParser(yaml)) {
@@ -46,14 +46,14 @@ final class YamlTreeReader {
             YamlNode root = new Reading(parser, source).value("", 0);
             if (parser.nextToken() != null) {
                 JsonLocation at = parser.currentTokenLocation();
-                throw ConfigException.unparsable(source, at.getLineNr(), at.getColumnNr(),
+                throw ConfigException.unparsable(source, kind, at.getLineNr(), at.getColumnNr(),
                     "expected a single YAML document, found another one");
             }
             return root;
         } catch (JsonProcessingException e) {
-            throw syntaxError(source, e);
+            throw syntaxError(source, kind, e);
         } catch (IOException e) {
-            throw ConfigException.unparsable(source, 0, 0, String.valueOf(e.getMessage()));
+            throw ConfigException.unparsable(source, kind, 0, 0, String.valueOf(e.getMessage()));
         }
     }
 
@@ -76,17 +76,17 @@ final class YamlTreeReader {
     }
 
     /** SnakeYAML's problem and its position when it has one (the context alone, "while parsing...", misleads). */
-    private static ConfigException syntaxError(String source, JsonProcessingException e) {
+    private static ConfigException syntaxError(String source, String kind, JsonProcessingException e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof MarkedYAMLException marked && marked.getProblem() != null) {
                 Mark mark = marked.getProblemMark();
                 String context = marked.getContext() == null ? "" : " (" + marked.getContext() + ")";
-                return ConfigException.unparsable(source, mark == null ? 0 : mark.getLine() + 1,
+                return ConfigException.unparsable(source, kind, mark == null ? 0 : mark.getLine() + 1,
                     mark == null ? 0 : mark.getColumn() + 1, marked.getProblem() + context);
             }
         }
         JsonLocation at = e.getLocation();
-        return ConfigException.unparsable(source, at == null ? 0 : Math.max(at.getLineNr(), 0),
+        return ConfigException.unparsable(source, kind, at == null ? 0 : Math.max(at.getLineNr(), 0),
             at == null ? 0 : Math.max(at.getColumnNr(), 0), firstLine(e.getOriginalMessage()));
     }
 

@@ -30,9 +30,12 @@ public final class YamlValue {
         this.column = column;
     }
 
-    /** The root of {@code yaml}, read strictly; {@code source} names the file in error messages. */
-    public static YamlValue read(String yaml, String source) throws ConfigException {
-        return root(YamlTreeReader.read(yaml, source), source);
+    /**
+     * The root of {@code yaml}, read strictly; {@code source} names the file in error messages, {@code kind} what it
+     * is (e.g. {@code engines file}) in a syntax error's.
+     */
+    public static YamlValue read(String yaml, String source, String kind) throws ConfigException {
+        return root(YamlTreeReader.read(yaml, source, kind), source);
     }
 
     /** The document root. */

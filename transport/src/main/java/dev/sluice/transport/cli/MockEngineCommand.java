@@ -1,7 +1,9 @@
 package dev.sluice.transport.cli;
 
 import dev.sluice.transport.engine.mock.MockEngineServer;
+import dev.sluice.transport.engine.kv.ZmqKvEventPublisher;
 import dev.sluice.transport.engine.mock.MockEngineSettings;
+import dev.sluice.transport.engine.mock.MockKvEvents;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -37,6 +39,26 @@ final class MockEngineCommand implements Callable<Integer> {
     @CommandLine.Mixin
     MockerOptions mocker = new MockerOptions();
 
+    @Option(names = "--kv-events", paramLabel = "ENDPOINT",
+        description = {"Publish the worker's KV-cache events over ZMQ as vLLM does (its --kv-events-config "
+            + "endpoint), e.g. tcp://*:5557 (port 0: any free port). Frames [topic, sequence, msgpack batch]; "
+            + "BlockStored with the blocks' token_ids and the engine's own block hashes, BlockRemoved. Needs prefix "
+            + "caching (on by default)."})
+    String kvEvents;
+
+    @Option(names = "--kv-events-replay", paramLabel = "ENDPOINT",
+        description = "Also answer replay requests for missed batches on this ZMQ ROUTER endpoint (vLLM's "
+            + "replay_endpoint), e.g. tcp://*:5558.")
+    String kvEventsReplay;
+
+    @Option(names = "--kv-events-buffer", defaultValue = "10000", paramLabel = "BATCHES",
+        description = "Batches the replay socket keeps (vLLM's buffer_steps; default: ${DEFAULT-VALUE}).")
+    int kvEventsBuffer;
+
+    @Option(names = "--kv-events-topic", defaultValue = "", paramLabel = "TOPIC",
+        description = "The topic frame of every KV-event message (default: empty, as vLLM's).")
+    String kvEventsTopic;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -44,7 +66,11 @@ final class MockEngineCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         MockEngineSettings settings;
         try {
-            settings = new MockEngineSettings(host, port, modelName, defaultMaxTokens, mocker.engine());
+            if (kvEvents == null && kvEventsReplay != null) {
+                throw new IllegalArgumentException("--kv-events-replay needs --kv-events");
+            }
+            settings = new MockEngineSettings(host, port, modelName, defaultMaxTokens, mocker.engine(),
+                kvEvents == null ? null : new MockKvEvents(kvEvents, kvEventsReplay, kvEventsTopic, kvEventsBuffer));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -64,6 +90,11 @@ final class MockEngineCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         PrintWriter out = spec.commandLine().getOut();
         out.println("mock-engine listening on http://" + host + ":" + server.port());
+        ZmqKvEventPublisher published = server.kvEvents();
+        if (published != null) {
+            out.println("mock-engine publishing KV events on port " + published.port() + (published.replayPort() < 0
+                ? "" : ", replay on port " + published.replayPort()));
+        }
         out.flush();
         stopped.await();
         return 0;

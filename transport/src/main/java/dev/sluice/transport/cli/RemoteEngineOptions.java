@@ -2,12 +2,15 @@ package dev.sluice.transport.cli;
 
 import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.engine.http.HttpEngineSettings;
+import dev.sluice.transport.engine.kv.KvEventSource;
 import dev.sluice.transport.engine.telemetry.EngineMetricsSettings;
 import dev.sluice.transport.frontend.EngineSetup;
 import dev.sluice.transport.frontend.WorkerHealthSettings;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
 /** {@code serve}'s options for remote OpenAI-compatible engines. */
@@ -22,8 +25,17 @@ final class RemoteEngineOptions {
             + "(repeatable: worker ids 0..N-1 in order). Requests go to its /v1/completions with the prompt as text "
             + "(as token ids with --tokenizer) and stream: true. Without it, the embedded simulated fleet "
             + "(--sim-workers) serves.",
-            "Remote engines send no KV events: the router places them by load, not by cached prefix."})
+            "Without --engine-kv-events the router places them by load, not by cached prefix."})
     List<String> urls = new ArrayList<>();
+
+    @Option(names = "--engine-kv-events", paramLabel = "ENDPOINT[,replay=ENDPOINT][,topic=T]",
+        description = {"Where the --engine-url of the same position publishes its KV-cache events over ZMQ (vLLM's "
+            + "and SGLang's --kv-events-config endpoint), e.g. tcp://10.0.0.5:5557 or tcp://10.0.0.5:5557,"
+            + "replay=tcp://10.0.0.5:5558 (repeatable; 'none' for an engine without; give none at all or one per "
+            + "--engine-url). With replay=, batches lost in a gap are asked for again; without it, or when the "
+            + "engine no longer has them, the router forgets that worker's cache and rebuilds it from new events.",
+            "The engine's block size must be --block-size (vLLM's default is 16)."})
+    List<String> kvEvents = new ArrayList<>();
 
     @Option(names = "--engine-model", paramLabel = "NAME",
         description = "The model name sent to remote engines (default: the --model-name served).")
@@ -108,6 +120,28 @@ final class RemoteEngineOptions {
             throw new IllegalArgumentException("--engine-retry-backoff must be positive with FIRST at most MAX, e.g. "
                 + "1s..30s, was " + retryBackoff);
         }
+        kvEventSources();
+    }
+
+    /** Worker id to KV-event source, from {@code --engine-kv-events}; throws naming the bad value. */
+    private Map<Integer, KvEventSource> kvEventSources() {
+        if (!kvEvents.isEmpty() && kvEvents.size() != urls.size()) {
+            throw new IllegalArgumentException("--engine-kv-events is given " + kvEvents.size() + " time(s) for "
+                + urls.size() + " --engine-url(s): give it once per engine, in the same order ('none' for an engine "
+                + "without), or not at all");
+        }
+        Map<Integer, KvEventSource> sources = new HashMap<>();
+        for (int worker = 0; worker < kvEvents.size(); worker++) {
+            String spec = kvEvents.get(worker).trim();
+            if (!spec.equals("none")) {
+                try {
+                    sources.put(worker, KvEventSource.parse(spec));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--engine-kv-events " + spec + ": " + e.getMessage());
+                }
+            }
+        }
+        return sources;
     }
 
     /**
@@ -127,6 +161,6 @@ final class RemoteEngineOptions {
                 firstTokenTimeout, config));
         }
         return new EngineSetup.Remote(engines, new WorkerHealthSettings(failureThreshold, first, max),
-            new EngineMetricsSettings(metricsInterval, connectTimeout, totalKvBlocks == null));
+            new EngineMetricsSettings(metricsInterval, connectTimeout, totalKvBlocks == null), kvEventSources());
     }
 }

@@ -4,12 +4,17 @@ import dev.sluice.core.kv.KvEventSink;
 import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.engine.http.HttpEngine;
 import dev.sluice.transport.engine.http.HttpEngineSettings;
+import dev.sluice.transport.engine.kv.KvEventSource;
+import dev.sluice.transport.engine.kv.KvEventSubscriber;
 import dev.sluice.transport.engine.sim.SimEngineContext;
 import dev.sluice.transport.engine.sim.SimulatedFleet;
+import dev.sluice.transport.metrics.KvEventMetrics;
 import dev.sluice.transport.engine.telemetry.EngineMetricsSettings;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /** Which engines a frontend serves with: the embedded simulated fleet, or remote OpenAI-compatible servers. */
 public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.Remote {
@@ -23,10 +28,10 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
     WorkerHealthSettings health();
 
     /**
-     * Starts the engines, worker ids {@code 0..N-1}; KV events (from engines that report them) go to {@code sink}.
-     * Nothing is left running if this throws.
+     * Starts the engines, worker ids {@code 0..N-1}; KV events (from engines that report them) go to {@code sink},
+     * what their subscribers did to {@code kvMetrics}. Nothing is left running if this throws.
      */
-    EngineSet open(KvEventSink sink);
+    EngineSet open(KvEventSink sink, KvEventMetrics kvMetrics);
 
     /**
      * In-process simulated workers driven in real time, each on its own runner thread.
@@ -59,25 +64,33 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
         }
 
         @Override
-        public EngineSet open(KvEventSink sink) {
+        public EngineSet open(KvEventSink sink, KvEventMetrics kvMetrics) {
             SimulatedFleet fleet = SimulatedFleet.realTime(engine, workers, sink);
             return new EngineSet(fleet.engines(), fleet::close);
         }
     }
 
     /**
-     * Remote engines over HTTP, one worker each, in order. They send no KV events.
+     * Remote engines over HTTP, one worker each, in order; those with a KV-event source are subscribed to (one
+     * {@link KvEventSubscriber} each, closed before the engines).
      *
-     * @param engines at least one; all with the same block size.
-     * @param health  when an engine is marked unhealthy and taken out of the router, and how it is probed.
-     * @param metrics whether and how often each engine's {@code /metrics} is read for its load and capacity.
+     * @param engines  at least one; all with the same block size.
+     * @param health   when an engine is marked unhealthy and taken out of the router, and how it is probed.
+     * @param metrics  whether and how often each engine's {@code /metrics} is read for its load and capacity.
+     * @param kvEvents worker id to where its engine publishes KV events; workers not in it publish none.
      */
-    record Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health, EngineMetricsSettings metrics)
-        implements EngineSetup {
+    record Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health, EngineMetricsSettings metrics,
+                  Map<Integer, KvEventSource> kvEvents) implements EngineSetup {
         public Remote {
             Objects.requireNonNull(health, "health");
             Objects.requireNonNull(metrics, "metrics");
+            kvEvents = Map.copyOf(kvEvents);
             engines = List.copyOf(engines);
+            for (int worker : kvEvents.keySet()) {
+                if (worker < 0 || worker >= engines.size()) {
+                    throw new IllegalArgumentException("KV events for worker " + worker + " of " + engines.size());
+                }
+            }
             if (engines.isEmpty()) {
                 throw new IllegalArgumentException("at least one remote engine is needed");
             }
@@ -94,9 +107,14 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
             this(engines, WorkerHealthSettings.DEFAULT);
         }
 
-        /** Remote engines whose metrics are not read ({@link EngineMetricsSettings#OFF}). */
+        /** Remote engines whose metrics are not read ({@link EngineMetricsSettings#OFF}), sending no KV events. */
         public Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health) {
             this(engines, health, EngineMetricsSettings.OFF);
+        }
+
+        /** Remote engines that send no KV events. */
+        public Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health, EngineMetricsSettings metrics) {
+            this(engines, health, metrics, Map.of());
         }
 
         @Override
@@ -111,27 +129,50 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
                 urls.add(settings.baseUrl());
             }
             return engines.size() + " remote engine" + (engines.size() == 1 ? "" : "s") + ": "
-                + String.join(", ", urls);
+                + String.join(", ", urls) + (kvEvents.isEmpty() ? "" : "; KV events from " + kvEvents.size());
         }
 
         @Override
-        public EngineSet open(KvEventSink sink) {
-            List<Engine> opened = new ArrayList<>(engines.size());
+        public EngineSet open(KvEventSink sink, KvEventMetrics kvMetrics) {
+            List<AutoCloseable> opened = new ArrayList<>(engines.size() + kvEvents.size());
+            List<Engine> started = new ArrayList<>(engines.size());
             try {
                 for (int id = 0; id < engines.size(); id++) {
-                    opened.add(new HttpEngine(id, engines.get(id)));
+                    HttpEngine engine = new HttpEngine(id, engines.get(id));
+                    opened.add(engine);
+                    started.add(engine);
+                }
+                // Subscribers last, so they close first: no event arrives for an engine already stopped.
+                for (Map.Entry<Integer, KvEventSource> e : new TreeMap<>(kvEvents).entrySet()) {
+                    opened.add(KvEventSubscriber.start(e.getKey(), e.getValue(), blockSize(), sink,
+                        kvMetrics.worker(e.getKey())));
                 }
             } catch (RuntimeException | Error e) {
                 closeReversed(opened);
                 throw e;
             }
-            List<Engine> view = List.copyOf(opened);
-            return new EngineSet(view, () -> closeReversed(view));
+            List<AutoCloseable> view = List.copyOf(opened);
+            return new EngineSet(started, () -> closeReversed(view));
         }
 
-        private static void closeReversed(List<Engine> engines) {
-            for (int i = engines.size() - 1; i >= 0; i--) {
-                engines.get(i).close();
+        /** Closes every one, the last first, even when one fails; then throws the first failure. */
+        private static void closeReversed(List<AutoCloseable> resources) {
+            RuntimeException failure = null;
+            for (int i = resources.size() - 1; i >= 0; i--) {
+                try {
+                    resources.get(i).close();
+                } catch (Exception e) {
+                    RuntimeException wrapped = e instanceof RuntimeException r ? r
+                        : new IllegalStateException("cannot close " + resources.get(i), e);
+                    if (failure == null) {
+                        failure = wrapped;
+                    } else {
+                        failure.addSuppressed(wrapped);
+                    }
+                }
+            }
+            if (failure != null) {
+                throw failure;
             }
         }
     }

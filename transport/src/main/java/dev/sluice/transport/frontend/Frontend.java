@@ -104,7 +104,7 @@ public final class Frontend implements AutoCloseable {
         WorkerHealth health = null;
         EngineScrapers scrapers = null;
         try {
-            engines = settings.engines().open(router::kvEvent);
+            engines = settings.engines().open(router::kvEvent, metrics.kvEvents());
             WorkerMembership membership = new WorkerMembership(router, engines.engines(), metrics.health());
             health = health(settings, membership, engines.engines());
             scrapers = EngineScrapers.start(settings.engines(), membership, metrics.telemetry());

@@ -48,7 +48,53 @@ public final class PrometheusText {
         workerGauges(out, routers);
         workerHealth(out, routers);
         engineTelemetry(out, routers);
+        kvEvents(out, routers);
         return out.toString();
+    }
+
+    private static void kvEvents(StringBuilder out, List<RouterMetrics> routers) {
+        kvCounter(out, routers, "sluice_kv_event_batches_total", "KV-event batches received from the worker's "
+            + "engine, live or replayed.", KvEventMetrics.Worker::batches);
+        kvCounter(out, routers, "sluice_kv_events_total", "KV events passed to the router.",
+            KvEventMetrics.Worker::events);
+        header(out, "sluice_kv_event_sequence", "gauge", "The engine's sequence number of the last KV-event batch "
+            + "handled (-1 before the first).");
+        kvSamples(out, routers, "sluice_kv_event_sequence", null, KvEventMetrics.Worker::sequence);
+        kvCounter(out, routers, "sluice_kv_event_gaps_total", "Gaps in the engine's KV-event sequence numbers: "
+            + "batches lost.", KvEventMetrics.Worker::gaps);
+        kvCounter(out, routers, "sluice_kv_event_replays_total", "Gaps filled from the engine's replay socket.",
+            KvEventMetrics.Worker::replays);
+        header(out, "sluice_kv_events_dropped_total", "counter", "KV events or batches that could not be used.");
+        for (KvEventMetrics.Drop reason : KvEventMetrics.Drop.values()) {
+            kvSamples(out, routers, "sluice_kv_events_dropped_total", reason.label(), w -> w.dropped(reason));
+        }
+        header(out, "sluice_kv_events_ignored_total", "counter", "KV events left out on purpose: another medium, "
+            + "LoRA or extra hash keys, another KV-cache group.");
+        for (KvEventMetrics.Ignore reason : KvEventMetrics.Ignore.values()) {
+            kvSamples(out, routers, "sluice_kv_events_ignored_total", reason.label(), w -> w.ignored(reason));
+        }
+        header(out, "sluice_kv_event_resets_total", "counter", "Times the router forgot the worker's cache: "
+            + "an unrecoverable gap, an engine restart, the engine's own clear.");
+        for (KvEventMetrics.Reset reason : KvEventMetrics.Reset.values()) {
+            kvSamples(out, routers, "sluice_kv_event_resets_total", reason.label(), w -> w.resets(reason));
+        }
+    }
+
+    private static void kvCounter(StringBuilder out, List<RouterMetrics> routers, String name, String help,
+                                  ToLongFunction<KvEventMetrics.Worker> value) {
+        header(out, name, "counter", help);
+        kvSamples(out, routers, name, null, value);
+    }
+
+    private static void kvSamples(StringBuilder out, List<RouterMetrics> routers, String name, String reason,
+                                  ToLongFunction<KvEventMetrics.Worker> value) {
+        for (RouterMetrics m : routers) {
+            for (Map.Entry<Long, KvEventMetrics.Worker> e : m.kvEvents.workers.entrySet()) {
+                String labels = model(m) + ",worker_id=\"" + e.getKey() + "\""
+                    + (reason == null ? "" : ",reason=\"" + reason + "\"");
+                sample(out, name, labels, value.applyAsLong(e.getValue()));
+            }
+        }
     }
 
     private static void workerHealth(StringBuilder out, List<RouterMetrics> routers) {

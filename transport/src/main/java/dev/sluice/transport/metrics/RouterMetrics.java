@@ -46,6 +46,7 @@ public final class RouterMetrics implements SchedulerObserver {
     final AtomicLong aborted = new AtomicLong();
     final AtomicLong untrustedHeaders = new AtomicLong();
     final WorkerHealthMetrics health = new WorkerHealthMetrics();
+    final KvEventMetrics kvEvents = new KvEventMetrics();
     final EngineTelemetryMetrics telemetry = new EngineTelemetryMetrics(SystemNanoClock.INSTANCE);
     final Supplier<RouterStatistics> stats;
     final ConcurrentHashMap<String, Outcome> rejections = new ConcurrentHashMap<>();
@@ -80,6 +81,11 @@ public final class RouterMetrics implements SchedulerObserver {
     /** The workers' engine health, which the frontend's health tracker reports from its own threads. */
     public WorkerHealthMetrics health() {
         return health;
+    }
+
+    /** The workers' KV-event subscribers, which count from their own threads. */
+    public KvEventMetrics kvEvents() {
+        return kvEvents;
     }
 
     /**

@@ -90,7 +90,7 @@ class SluiceMainTest {
     }
 
     /** {@code sluice serve} with these options, parsed and not run. */
-    private static ServeCommand serve(String... options) {
+    static ServeCommand serve(String... options) {
         String[] args = new String[options.length + 1];
         args[0] = "serve";
         System.arraycopy(options, 0, args, 1, options.length);

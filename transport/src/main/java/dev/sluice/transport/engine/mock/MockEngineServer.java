@@ -3,6 +3,8 @@ package dev.sluice.transport.engine.mock;
 import dev.sluice.core.kv.KvEventSink;
 import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.engine.EngineLoad;
+import dev.sluice.transport.engine.kv.ZmqKvEventPublisher;
+import dev.sluice.transport.engine.sim.EngineKvListener;
 import dev.sluice.transport.engine.sim.SimulatedFleet;
 import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.CompletionRequestReader;
@@ -21,17 +23,21 @@ import java.util.List;
  * which also reports the requests running and waiting in the worker, so that a test in another process can see
  * them end, and {@code GET /metrics}, the worker's load under vLLM's metric names, see {@link MockMetricsPage}).
  * Prompts are tokenized with the word tokenizer ({@link WordPromptEncoder}); token-id prompts are taken as they
- * are. The worker's runner thread produces tokens;
- * Helidon's virtual threads serve requests. {@link #close} stops the server, then the worker. Idempotent.
+ * are. The worker's runner thread produces tokens; Helidon's virtual threads serve requests. With
+ * {@link MockEngineSettings#kvEvents} the worker's cache is published as vLLM's KV events over ZMQ
+ * ({@link ZmqKvEventPublisher}: every rank on the one socket, each batch naming its rank). {@link #close} stops the
+ * server, then the worker, then the publisher. Idempotent.
  */
 public final class MockEngineServer implements AutoCloseable {
     private final SimulatedFleet fleet;
     private final WebServer server;
+    private final ZmqKvEventPublisher kvEvents;
     private boolean closed;
 
-    private MockEngineServer(SimulatedFleet fleet, WebServer server) {
+    private MockEngineServer(SimulatedFleet fleet, WebServer server, ZmqKvEventPublisher kvEvents) {
         this.fleet = fleet;
         this.server = server;
+        this.kvEvents = kvEvents;
     }
 
     /**
@@ -40,7 +46,17 @@ public final class MockEngineServer implements AutoCloseable {
      * @throws IllegalStateException if the server cannot listen (e.g. the port is taken); nothing is left running.
      */
     public static MockEngineServer start(MockEngineSettings settings) {
-        SimulatedFleet fleet = SimulatedFleet.realTime(settings.engine(), 1, KvEventSink.NONE);
+        MockKvEvents wire = settings.kvEvents();
+        ZmqKvEventPublisher kvEvents = wire == null ? null : ZmqKvEventPublisher.start(wire.endpoint(),
+            wire.replayEndpoint(), wire.topic(), wire.bufferSteps());
+        SimulatedFleet fleet;
+        try {
+            fleet = SimulatedFleet.realTime(settings.engine(), 1, KvEventSink.NONE, kvEvents == null
+                ? EngineKvListener.NONE : new WireKvListener(kvEvents, settings.engine().blockSize()));
+        } catch (RuntimeException e) {
+            closeQuietly(kvEvents);
+            throw e;
+        }
         try {
             Engine engine = fleet.worker(0);
             CompletionRequestReader reader = new CompletionRequestReader(settings.defaultMaxTokens());
@@ -69,11 +85,23 @@ public final class MockEngineServer implements AutoCloseable {
             if (!server.isRunning() || server.port() < 0) {
                 throw new IllegalStateException("the server did not start (address in use?)");
             }
-            return new MockEngineServer(fleet, server);
+            return new MockEngineServer(fleet, server, kvEvents);
         } catch (RuntimeException e) {
             fleet.close();
+            closeQuietly(kvEvents);
             throw e;
         }
+    }
+
+    private static void closeQuietly(ZmqKvEventPublisher publisher) {
+        if (publisher != null) {
+            publisher.close();
+        }
+    }
+
+    /** The KV-event publisher (its ports; {@code dropNext} for tests), or null when none was asked for. */
+    public ZmqKvEventPublisher kvEvents() {
+        return kvEvents;
     }
 
     /** The port the server listens on. */
@@ -95,7 +123,11 @@ public final class MockEngineServer implements AutoCloseable {
         try {
             server.stop();
         } finally {
-            fleet.close();
+            try {
+                fleet.close();
+            } finally {
+                closeQuietly(kvEvents);
+            }
         }
     }
 

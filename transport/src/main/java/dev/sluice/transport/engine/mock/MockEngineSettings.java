@@ -11,9 +11,16 @@ import java.util.Objects;
  * @param modelName        the one model name served; requests for another get 404.
  * @param defaultMaxTokens tokens generated when a request gives no {@code max_tokens}; 0 makes it required.
  * @param engine           the simulated worker's options.
+ * @param kvEvents         where to publish the worker's KV events over ZMQ, or null for nowhere.
  */
 public record MockEngineSettings(String host, int port, String modelName, int defaultMaxTokens,
-                                 SimEngineContext engine) {
+                                 SimEngineContext engine, MockKvEvents kvEvents) {
+    /** A mock engine that publishes no KV events. */
+    public MockEngineSettings(String host, int port, String modelName, int defaultMaxTokens,
+                              SimEngineContext engine) {
+        this(host, port, modelName, defaultMaxTokens, engine, null);
+    }
+
     public MockEngineSettings {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(modelName, "modelName");

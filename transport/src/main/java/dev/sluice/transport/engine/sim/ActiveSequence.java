@@ -57,7 +57,7 @@ final class ActiveSequence {
 
     /** Takes the blocks of the current tokens (creation Use); false, holding nothing, if the cache is full. */
     boolean allocate(KvManager kv) {
-        if (!kv.useFull(blockIds, localHashes, fullBlocks)) {
+        if (!kv.useFull(blockIds, localHashes, tokens, fullBlocks)) {
             return false;
         }
         if (length % hasher.blockSize() != 0) {
@@ -93,7 +93,7 @@ final class ActiveSequence {
             localHashes[block] = local;
             blockIds[block] = id;
             fullBlocks++;
-            kv.promote(partialSlot, id, local, block > 0, parent);
+            kv.promote(partialSlot, id, local, tokens, block, block > 0, parent);
             partialSlot = KvManager.NONE;
         }
         return true;

@@ -55,21 +55,22 @@ final class KvManager {
     }
 
     /**
-     * Use of blocks {@code [0, count)} of a chain. On failure (no free or inactive slot left) the blocks taken so
-     * far are dereferenced again and false is returned; blocks stored meanwhile stay resident and published.
+     * Use of blocks {@code [0, count)} of a chain whose tokens are {@code tokens} (for the published events). On
+     * failure (no free or inactive slot left) the blocks taken so far are dereferenced again and false is
+     * returned; blocks stored meanwhile stay resident and published.
      */
-    boolean useFull(long[] ids, long[] localHashes, int count) {
+    boolean useFull(long[] ids, long[] localHashes, int[] tokens, int count) {
         int runStart = NONE;
         for (int i = 0; i < count; i++) {
             int slot = (int) slotOf.get(ids[i]);
             if (slot != NONE) {
-                runStart = publishRun(ids, localHashes, runStart, i);
+                runStart = publishRun(ids, localHashes, tokens, runStart, i);
                 acquire(slot);
                 continue;
             }
             slot = takeSlot();
             if (slot == NONE) {
-                publishRun(ids, localHashes, runStart, i);
+                publishRun(ids, localHashes, tokens, runStart, i);
                 for (int j = i - 1; j >= 0; j--) {
                     deref(ids[j]);
                 }
@@ -84,7 +85,7 @@ final class KvManager {
                 runStart = i;
             }
         }
-        publishRun(ids, localHashes, runStart, count);
+        publishRun(ids, localHashes, tokens, runStart, count);
         return true;
     }
 
@@ -99,8 +100,11 @@ final class KvManager {
         return slot;
     }
 
-    /** The partial block in {@code slot} became complete with identity {@code id}, chained from {@code parent}. */
-    void promote(int slot, long id, long localHash, boolean hasParent, long parent) {
+    /**
+     * The partial block in {@code slot} became complete with identity {@code id}, chained from {@code parent}; it is
+     * block {@code block} of {@code tokens}.
+     */
+    void promote(int slot, long id, long localHash, int[] tokens, int block, boolean hasParent, long parent) {
         if (complete[slot] || refCount[slot] != 1) {
             throw new IllegalStateException("slot " + slot + " is not a partial block in use");
         }
@@ -115,7 +119,7 @@ final class KvManager {
         blockId[slot] = id;
         slotOf.put(id, slot);
         if (publisher != null) {
-            publisher.stored(hasParent, parent, id, localHash);
+            publisher.stored(hasParent, parent, id, localHash, tokens, block);
         }
     }
 
@@ -229,9 +233,9 @@ final class KvManager {
         freeSlots[freeCount++] = slot;
     }
 
-    private int publishRun(long[] ids, long[] localHashes, int runStart, int end) {
+    private int publishRun(long[] ids, long[] localHashes, int[] tokens, int runStart, int end) {
         if (runStart != NONE && publisher != null) {
-            publisher.stored(ids, localHashes, runStart, end);
+            publisher.stored(ids, localHashes, tokens, runStart, end);
         }
         return NONE;
     }

@@ -47,12 +47,13 @@ final class SimEngineCore {
     private long nextUniqueId = 1;
     private volatile EngineLoad load;
 
-    SimEngineCore(long workerId, int dpRank, SimEngineContext ctx, KvEventSink sink) {
+    SimEngineCore(long workerId, int dpRank, SimEngineContext ctx, KvEventSink sink, EngineKvListener listener) {
         this.dpRank = dpRank;
         this.ctx = ctx;
         this.hasher = new BlockHasher(ctx.blockSize());
-        KvEventPublisher publisher = ctx.enablePrefixCaching() && sink != KvEventSink.NONE
-            ? new KvEventPublisher(new WorkerWithDpRank(workerId, dpRank), sink) : null;
+        KvEventPublisher publisher = ctx.enablePrefixCaching()
+            && (sink != KvEventSink.NONE || listener != EngineKvListener.NONE)
+            ? new KvEventPublisher(new WorkerWithDpRank(workerId, dpRank), sink, listener, ctx.blockSize()) : null;
         this.kv = new KvManager((int) ctx.numGpuBlocks(), ctx.enablePrefixCaching(), publisher);
         this.random = new SplittableRandom(ctx.seed() ^ (workerId * 0x9E3779B97F4A7C15L) ^ (dpRank * 0xBF58476DL));
         this.admissionBlocks = (long) Math.floor((1.0 - ctx.watermark()) * ctx.numGpuBlocks());

@@ -28,7 +28,13 @@ public final class SimulatedFleet implements AutoCloseable {
 
     /** A fleet driven by the wall clock, one runner thread per worker. */
     public static SimulatedFleet realTime(SimEngineContext context, int size, KvEventSink sink) {
-        List<SimulatedWorker> workers = create(context, size, sink);
+        return realTime(context, size, sink, EngineKvListener.NONE);
+    }
+
+    /** A fleet driven by the wall clock whose workers also tell {@code listener} about their caches. */
+    public static SimulatedFleet realTime(SimEngineContext context, int size, KvEventSink sink,
+                                          EngineKvListener listener) {
+        List<SimulatedWorker> workers = create(context, size, sink, listener);
         List<RealTimeRunner> runners = new ArrayList<>(size);
         try {
             for (SimulatedWorker worker : workers) {
@@ -44,21 +50,22 @@ public final class SimulatedFleet implements AutoCloseable {
     /** A fleet driven by {@code driver}'s virtual clock. */
     public static SimulatedFleet onVirtualClock(SimEngineContext context, int size, KvEventSink sink,
                                                 VirtualClockDriver driver) {
-        List<SimulatedWorker> workers = create(context, size, sink);
+        List<SimulatedWorker> workers = create(context, size, sink, EngineKvListener.NONE);
         for (SimulatedWorker worker : workers) {
             driver.attach(worker);
         }
         return new SimulatedFleet(workers, List.of());
     }
 
-    private static List<SimulatedWorker> create(SimEngineContext context, int size, KvEventSink sink) {
+    private static List<SimulatedWorker> create(SimEngineContext context, int size, KvEventSink sink,
+                                                EngineKvListener listener) {
         if (size < 1) {
             throw new IllegalArgumentException("a fleet needs at least one worker, was " + size);
         }
         SimEngineContext ctx = context.validate();
         List<SimulatedWorker> workers = new ArrayList<>(size);
         for (int id = 0; id < size; id++) {
-            workers.add(new SimulatedWorker(id, ctx, sink));
+            workers.add(new SimulatedWorker(id, ctx, sink, listener));
         }
         return Collections.unmodifiableList(workers);
     }

@@ -29,13 +29,19 @@ public final class SimulatedWorker implements Engine {
 
     /** A worker whose KV events (none with prefix caching off) go to {@code sink} on the driver's thread. */
     public SimulatedWorker(long workerId, SimEngineContext context, KvEventSink sink) {
+        this(workerId, context, sink, EngineKvListener.NONE);
+    }
+
+    /** A worker that also tells {@code listener} what its cache stores and evicts, in its own hashes with tokens. */
+    public SimulatedWorker(long workerId, SimEngineContext context, KvEventSink sink, EngineKvListener listener) {
         SimEngineContext ctx = context.validate();
         this.workerId = workerId;
         this.runtimeConfig = new EngineRuntimeConfig(ctx.numGpuBlocks(), ctx.blockSize(), ctx.maxNumBatchedTokens(),
             ctx.maxNumSeqs(), ctx.dpSize());
         this.ranks = new SimEngineCore[ctx.dpSize()];
         for (int rank = 0; rank < ranks.length; rank++) {
-            ranks[rank] = new SimEngineCore(workerId, rank, ctx, Objects.requireNonNull(sink, "sink"));
+            ranks[rank] = new SimEngineCore(workerId, rank, ctx, Objects.requireNonNull(sink, "sink"),
+                Objects.requireNonNull(listener, "listener"));
         }
     }
 

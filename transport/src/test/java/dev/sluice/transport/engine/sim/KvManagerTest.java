@@ -15,6 +15,9 @@ import org.junit.jupiter.api.Test;
 /** Ports of the mocker's kv_manager.rs tests: capacity failure and the block lifecycle. */
 class KvManagerTest {
     private final RecordingKvSink sink = new RecordingKvSink();
+    /** The events' tokens are only read for an engine listener, which these tests have none of. */
+    private static final int[] NO_TOKENS = new int[0];
+
     private final KvManager kv = new KvManager(10, true,
         new KvEventPublisher(new WorkerWithDpRank(3, 0), sink));
 
@@ -22,10 +25,10 @@ class KvManagerTest {
     void shouldFailUseOnMaxCapacityWithoutChangingState() {
         KvManager small = new KvManager(10, true, null);
         long[] ten = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
-        assertTrue(small.useFull(ten, locals(ten), 10));
+        assertTrue(small.useFull(ten, locals(ten), NO_TOKENS, 10));
         assertEquals(10, small.activeBlocks());
 
-        assertFalse(small.useFull(new long[] {10}, new long[] {110}, 1));
+        assertFalse(small.useFull(new long[] {10}, new long[] {110}, NO_TOKENS, 1));
         assertEquals(KvManager.NONE, small.usePartial());
         assertEquals(10, small.activeBlocks());
         assertEquals(KvManager.NONE, small.refCount(10));
@@ -56,14 +59,14 @@ class KvManagerTest {
         useAll(0, 1, 2);
         assertArrayEquals(new long[] {4, 3, 6, 5}, kv.inactiveInLruOrder());
         int reactivating = kv.usePartial();
-        kv.promote(reactivating, 3, 103, true, 2);
+        kv.promote(reactivating, 3, 103, NO_TOKENS, 0, true, 2);
         assertRefCounts(new long[] {0, 1, 2, 3}, 2, 2, 1, 1);
         assertArrayEquals(new long[] {4, 6, 5}, kv.inactiveInLruOrder());
         assertEquals(4, kv.activeBlocks());
         assertEquals(2, sink.events().size(), "a reactivated block is not stored again");
 
         int storing = kv.usePartial();
-        kv.promote(storing, 7, 107, true, 3);
+        kv.promote(storing, 7, 107, NO_TOKENS, 0, true, 3);
         assertStored(2, true, 3, 7);
         assertEquals(5, kv.activeBlocks());
 
@@ -75,7 +78,7 @@ class KvManagerTest {
         assertEquals(9, kv.activeBlocks());
 
         long[] tooMany = {14, 15};
-        assertFalse(kv.useFull(tooMany, locals(tooMany), 2));
+        assertFalse(kv.useFull(tooMany, locals(tooMany), NO_TOKENS, 2));
         assertRemoved(6, 5);
         assertStored(7, false, 0, 14);
         assertArrayEquals(new long[] {14}, kv.inactiveInLruOrder(), "the stored block is rolled back to inactive");
@@ -94,7 +97,7 @@ class KvManagerTest {
     void shouldFreeUnreferencedBlocksAtOnceWithoutPrefixCaching() {
         KvManager uncached = new KvManager(4, false, null);
         long[] ids = {41, 42};
-        assertTrue(uncached.useFull(ids, locals(ids), 2));
+        assertTrue(uncached.useFull(ids, locals(ids), NO_TOKENS, 2));
         uncached.deref(42);
         uncached.deref(41);
         assertEquals(0, uncached.inactiveBlocks());
@@ -102,7 +105,7 @@ class KvManagerTest {
     }
 
     private void useAll(long... ids) {
-        assertTrue(kv.useFull(ids, locals(ids), ids.length));
+        assertTrue(kv.useFull(ids, locals(ids), NO_TOKENS, ids.length));
     }
 
     private static long[] locals(long[] ids) {
