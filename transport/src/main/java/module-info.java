@@ -1,5 +1,6 @@
 /**
- * sluice's transport: HTTP in (the OpenAI-compatible frontend on Helidon SE, the wire format, tokenization), engines
+ * sluice's transport: HTTP in (the OpenAI-compatible frontend on Helidon SE, the wire format, tokenization:
+ * the word tokenizer, or a model's Hugging Face tokenizer and chat template), engines
  * out (the engine interface, remote engines, the simulated fleet and the mock engine), metrics, the router and fleet
  * on a virtual clock, the demo, and the {@code sluice} command line, which other modules extend with subcommands
  * found through {@link java.util.ServiceLoader}. Uses only what core exports.
@@ -14,6 +15,9 @@ module dev.sluice.transport {
     requires java.desktop;
     requires java.logging;
     requires java.net.http;
+    requires ai.djl.api;
+    requires ai.djl.tokenizers;
+    requires jinjava;
     requires msgpack.core;
     requires org.zeromq.jeromq;
     requires org.slf4j;
@@ -33,6 +37,7 @@ module dev.sluice.transport {
     exports dev.sluice.transport.plot;
     exports dev.sluice.transport.simulation;
     exports dev.sluice.transport.tokenize;
+    exports dev.sluice.transport.tokenize.hf;
 
     // picocli reads and sets the commands' annotated fields.
     opens dev.sluice.transport.cli to info.picocli;

@@ -15,8 +15,8 @@ import picocli.CommandLine;
 @Command(name = "mock-engine", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Serves one simulated inference worker (Dynamo's mocker model: KV cache with prefix caching, "
         + "chunked prefill, preemption, polynomial timing) over OpenAI-compatible HTTP: POST /v1/chat/completions, "
-        + "POST /v1/completions (JSON or stream: true), GET /v1/models, GET /health, GET /metrics (the worker's "
-        + "load under vLLM's metric names).",
+        + "POST /v1/completions (JSON or stream: true; the prompt as text or token ids), GET /v1/models, "
+        + "GET /health, GET /metrics (the worker's load under vLLM's metric names).",
         "Prints 'mock-engine listening on http://HOST:PORT' when ready; stops on SIGTERM or Ctrl-C."})
 final class MockEngineCommand implements Callable<Integer> {
     @Option(names = "--port", required = true, paramLabel = "PORT", description = "Port to listen on (0: any).")
@@ -26,8 +26,9 @@ final class MockEngineCommand implements Callable<Integer> {
         description = "Address to bind (default: ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--model-name", defaultValue = "sluice-mock", paramLabel = "NAME",
-        description = "The model name served; requests for another get 404 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--model-name", defaultValue = "sluice-sim", paramLabel = "NAME",
+        description = "The model name served; requests for another get 404 (default: ${DEFAULT-VALUE}, the name "
+            + "serve serves and asks its engines for by default).")
     String modelName;
 
     @Option(names = "--default-max-tokens", defaultValue = "16", paramLabel = "N",

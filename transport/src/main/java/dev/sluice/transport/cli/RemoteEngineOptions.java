@@ -23,7 +23,8 @@ final class RemoteEngineOptions {
     @Option(names = "--engine-url", paramLabel = "URL",
         description = {"A remote OpenAI-compatible engine, e.g. http://127.0.0.1:8001 or http://host:8001/v1 "
             + "(repeatable: worker ids 0..N-1 in order). Requests go to its /v1/completions with the prompt as text "
-            + "and stream: true. Without it, the embedded simulated fleet (--sim-workers) serves.",
+            + "(as token ids with --tokenizer) and stream: true. Without it, the embedded simulated fleet "
+            + "(--sim-workers) serves.",
             "Without --engine-kv-events the router places them by load, not by cached prefix."})
     List<String> urls = new ArrayList<>();
 
@@ -72,8 +73,9 @@ final class RemoteEngineOptions {
     @Option(names = "--engine-failure-threshold", defaultValue = "3", paramLabel = "N",
         description = "Failures in a row after which a remote engine is marked unhealthy: connection refused or "
             + "lost, 5xx, 429, no first token in time, a malformed stream (not a 4xx rejection of the request, not a "
-            + "client that left). It leaves the router, requests running on it end as they will, and it is probed "
-            + "with GET /v1/models until it answers; then it rejoins. 0: never (default: ${DEFAULT-VALUE}).")
+            + "404 for a model it does not serve, which is a configuration error, not a client that left). It leaves "
+            + "the router, requests running on it end as they will, and it is probed with GET /v1/models until it "
+            + "answers; then it rejoins. 0: never (default: ${DEFAULT-VALUE}).")
     int failureThreshold;
 
     @Option(names = "--engine-retry-backoff", defaultValue = "1s..30s", paramLabel = "FIRST..MAX",

@@ -11,6 +11,8 @@ import dev.sluice.transport.frontend.FrontendSettings;
 import dev.sluice.transport.frontend.JournalSetup;
 import dev.sluice.transport.frontend.RouterModes;
 import dev.sluice.transport.frontend.TrustedSources;
+import dev.sluice.transport.tokenize.PromptEncoder;
+import dev.sluice.transport.tokenize.hf.TokenizerRegistry;
 import io.helidon.http.HeaderNames;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -68,6 +70,9 @@ final class ServeCommand implements Callable<Integer> {
 
     @CommandLine.Mixin
     RemoteEngineOptions remote = new RemoteEngineOptions();
+
+    @CommandLine.Mixin
+    TokenizerOptions tokenizer = new TokenizerOptions();
 
     @Option(names = "--default-max-tokens", defaultValue = "64", paramLabel = "N",
         description = "Tokens generated when a request names none; 0 makes max_tokens required "
@@ -127,6 +132,15 @@ final class ServeCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("sluice: " + e.getMessage());
             return 2;
         }
+        TokenizerRegistry tokenizers = new TokenizerRegistry();
+        PromptEncoder prompts;
+        try {
+            prompts = tokenizer.encoder(tokenizers);
+        } catch (PolicySource.StartupException e) {
+            tokenizers.close();
+            spec.commandLine().getErr().println("sluice: " + e.getMessage());
+            return 2;
+        }
         OptionalDouble threshold = policyOptions.threshold(spec.commandLine());
         QueuePolicy queuePolicy = policyOptions.queuePolicy;
         RouterContext router = FrontendAssembly.router(policy, modelName, threshold, queuePolicy, routerMode, null,
@@ -140,30 +154,33 @@ final class ServeCommand implements Callable<Integer> {
         try {
             settings = new FrontendSettings(host, port, modelName, maxBodyBytes, defaultMaxTokens,
                 OverloadStatus.fromEnvironment(), tenantHeader == null ? null : HeaderNames.create(tenantHeader),
-                gracePeriod, router, engines, journal, TrustedSources.of(trustedSources));
+                gracePeriod, router, engines, journal, TrustedSources.of(trustedSources), prompts);
         } catch (IllegalArgumentException e) {
+            tokenizers.close();
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        return run(settings);
+        return run(settings, tokenizers);
     }
 
-    private int run(FrontendSettings settings) throws InterruptedException {
+    private int run(FrontendSettings settings, TokenizerRegistry tokenizers) throws InterruptedException {
         Frontend frontend;
         try {
             frontend = Frontend.start(settings);
         } catch (JournalException | RuntimeException e) {
+            tokenizers.close();
             spec.commandLine().getErr().println("sluice: cannot start: " + e.getMessage());
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             frontend.close();
+            tokenizers.close();
             stopped.countDown();
         }, "sluice-serve-shutdown"));
         PrintWriter out = spec.commandLine().getOut();
         out.println("sluice serving " + modelName + " on http://" + host + ":" + frontend.port() + " ("
-            + settings.engines().describe() + (frontend.journalDirectory() != null ? ", journal "
-            + frontend.journalDirectory() : "") + ")");
+            + settings.engines().describe() + ", " + settings.prompts().describe()
+            + (frontend.journalDirectory() != null ? ", journal " + frontend.journalDirectory() : "") + ")");
         out.flush();
         stopped.await();
         return 0;

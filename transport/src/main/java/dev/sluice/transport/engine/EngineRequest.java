@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param maxTokens    how many tokens to generate, at least 1. The simulated engine generates exactly this many.
  * @param dpRank       the data-parallel rank, 0 without data parallelism.
  * @param promptText   the prompt as text, or {@code null}. In-process engines use the token ids; a remote engine
- *                     tokenizes with its own tokenizer, so it is sent this text and needs it.
+ *                     is sent this text when there is one (it tokenizes it itself: the frontend's tokenizer is not
+ *                     the model's), else the token ids.
  */
 public record EngineRequest(String requestId, int[] promptTokens, int maxTokens, int dpRank, String promptText) {
     public EngineRequest {

@@ -14,7 +14,9 @@ import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.CompletionRequestReader;
 import dev.sluice.transport.openai.CompletionResponder;
 import dev.sluice.transport.openai.OpenAiException;
-import dev.sluice.transport.tokenize.Tokenizer;
+import dev.sluice.transport.tokenize.EncodedPrompt;
+import dev.sluice.transport.tokenize.PromptEncoder;
+import dev.sluice.transport.tokenize.PromptException;
 import io.helidon.http.HeaderName;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
@@ -26,7 +28,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code POST /v1/chat/completions} and {@code POST /v1/completions}: parse and tokenize, ask the router for
+ * {@code POST /v1/chat/completions} and {@code POST /v1/completions}: parse, tokenize with the model's
+ * {@link PromptEncoder} (a chat through its chat template; token-id prompts as they are), ask the router for
  * admission (the handler's virtual thread parks meanwhile), then either answer the rejection or run the request on
  * the chosen engine and stream it back, reporting its lifecycle to the router: responding at the first token,
  * completed with prompt + completion tokens, aborted when the engine fails or the client goes away (the engine
@@ -43,7 +46,7 @@ final class CompletionsEndpoint implements Handler {
     private final CompletionRequest.Endpoint endpoint;
     private final ModelRouter router;
     private final List<Engine> engines;
-    private final Tokenizer tokenizer;
+    private final PromptEncoder prompts;
     private final BlockHasher hasher;
     private final CompletionRequestReader reader;
     private final String modelName;
@@ -53,12 +56,13 @@ final class CompletionsEndpoint implements Handler {
     private final TrustedSources trustedSources;
     private final RouterMetrics metrics;
     private final WorkerHealth health;
+    private final EngineConfigErrors configErrors;
 
     CompletionsEndpoint(CompletionRequest.Endpoint endpoint, FrontendParts parts) {
         this.endpoint = endpoint;
         this.router = parts.router();
         this.engines = parts.engines();
-        this.tokenizer = parts.tokenizer();
+        this.prompts = parts.prompts();
         this.hasher = new BlockHasher(parts.blockSize());
         this.reader = new CompletionRequestReader(parts.settings().defaultMaxTokens());
         this.modelName = parts.settings().modelName();
@@ -68,6 +72,7 @@ final class CompletionsEndpoint implements Handler {
         this.trustedSources = parts.settings().trustedSources();
         this.metrics = parts.metrics();
         this.health = parts.health();
+        this.configErrors = parts.configErrors();
     }
 
     @Override
@@ -77,15 +82,16 @@ final class CompletionsEndpoint implements Handler {
         res.header(DynamoHeaders.REQUEST_ID, requestId);
         CompletionRequest request;
         AdmissionRequest admission;
-        int[] tokens;
+        EncodedPrompt prompt;
         try {
             request = reader.read(endpoint, RequestBody.read(req, maxBodyBytes));
             if (!request.model().equals(modelName)) {
                 throw new OpenAiException(400, "invalid_request_error", "The model `" + request.model()
                     + "` is not served here; this frontend serves `" + modelName + "`", "model", "model_not_found");
             }
-            tokens = tokenizer.encode(request.prompt());
-            AdmissionRequest.Builder builder = AdmissionRequest.builder(requestId).promptTokens(tokens, hasher);
+            prompt = encode(request);
+            AdmissionRequest.Builder builder = AdmissionRequest.builder(requestId).promptTokens(prompt.tokens(),
+                hasher);
             if (trustedSources.trusts(req.remotePeer().address())) {
                 DynamoHeaders.apply(req.headers(), builder, tenantHeader);
             } else {
@@ -115,17 +121,26 @@ final class CompletionsEndpoint implements Handler {
             }
             return;
         }
-        serve(res, request, requestId, tokens, lifecycle, ticket);
+        serve(res, request, requestId, prompt, lifecycle, ticket);
     }
 
-    private void serve(ServerResponse res, CompletionRequest request, String requestId, int[] tokens,
+    /** The request's prompt in the model's tokens; what the model cannot take as given is the client's 400. */
+    private EncodedPrompt encode(CompletionRequest request) throws OpenAiException {
+        try {
+            return request.prompt().encode(prompts);
+        } catch (PromptException e) {
+            throw OpenAiException.invalid(e.getMessage(), e.param());
+        }
+    }
+
+    private void serve(ServerResponse res, CompletionRequest request, String requestId, EncodedPrompt prompt,
                        long lifecycle, AdmissionTicket ticket) {
         int workerId = (int) ticket.worker().workerId();
         EngineQueue queue = new EngineQueue();
         EngineStream stream;
         try {
-            stream = engines.get(workerId).submit(new EngineRequest(requestId, tokens, request.maxTokens(),
-                ticket.worker().dpRank(), request.prompt()), queue);
+            stream = engines.get(workerId).submit(new EngineRequest(requestId, prompt.tokens(), request.maxTokens(),
+                ticket.worker().dpRank(), prompt.text()), queue);
         } catch (RuntimeException e) {
             router.aborted(lifecycle, e);
             ErrorResponses.send(res, new OpenAiException(503, "service_unavailable", "the engine is unavailable",
@@ -172,11 +187,14 @@ final class CompletionsEndpoint implements Handler {
         if (outcome instanceof CompletionResponder.Finished done) {
             router.completed(lifecycle, done.promptTokens() + done.completionTokens());
             health.onSuccess(workerId);
+            configErrors.onSuccess(workerId);
         } else {
             CompletionResponder.Failed failed = (CompletionResponder.Failed) outcome;
             router.aborted(lifecycle, new EngineFailure(failed.message()));
-            // A request the engine refused as given says nothing about the engine's health.
-            if (failed.kind() != ErrorKind.REJECTED) {
+            // A request the engine refused as given, or a sluice set up wrong for it, says nothing of its health.
+            if (failed.kind() == ErrorKind.MISCONFIGURED) {
+                configErrors.onMisconfigured(workerId, failed.message());
+            } else if (failed.kind() != ErrorKind.REJECTED) {
                 health.onFailure(workerId, failed.message());
             }
         }
@@ -193,8 +211,9 @@ final class CompletionsEndpoint implements Handler {
 
     /**
      * The client's error for an engine failure: 400 when the engine refused the request as given, 503 when it is
-     * unreachable or overloaded, 504 when it sent no token in time, else 502. The kinds other than FAILED come
-     * only from remote engines, whose messages already say what happened.
+     * unreachable or overloaded, 504 when it sent no token in time, 502 {@code engine_misconfigured} when sluice is
+     * set up wrong for it (the model it asks for), else 502. The kinds other than FAILED come only from remote
+     * engines, whose messages already say what happened.
      */
     private static OpenAiException engineError(EngineQueue.Failed failed) {
         String message = failed.message();
@@ -202,6 +221,8 @@ final class CompletionsEndpoint implements Handler {
             case REJECTED -> new OpenAiException(400, "invalid_request_error", message, null, "engine_rejected");
             case UNAVAILABLE -> new OpenAiException(503, "service_unavailable", message, null, "engine_unavailable");
             case TIMEOUT -> new OpenAiException(504, "timeout", message, null, "engine_timeout");
+            case MISCONFIGURED -> new OpenAiException(502, "internal_error", "sluice is misconfigured for its engine: "
+                + message, null, "engine_misconfigured");
             case FAILED -> new OpenAiException(502, "internal_error", "the engine failed the request: " + message,
                 null, "engine_error");
         };

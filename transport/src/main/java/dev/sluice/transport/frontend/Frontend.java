@@ -15,7 +15,6 @@ import dev.sluice.transport.metrics.PrometheusText;
 import dev.sluice.transport.metrics.RouterMetrics;
 import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.OpenAiJson;
-import dev.sluice.transport.tokenize.WordTokenizer;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
@@ -45,6 +44,7 @@ public final class Frontend implements AutoCloseable {
     private final EngineSet engines;
     private final RouterMetrics metrics;
     private final WorkerHealth health;
+    private final EngineConfigErrors configErrors;
     private final EngineScrapers scrapers;
     private final WebServer server;
     private volatile boolean draining;
@@ -53,13 +53,15 @@ public final class Frontend implements AutoCloseable {
     private final JournalWriter journal;
 
     private Frontend(FrontendSettings settings, ModelRouter router, EngineSet engines, RouterMetrics metrics,
-                     WorkerHealth health, EngineScrapers scrapers, WebServer server, JournalWriter journal) {
+                     WorkerHealth health, EngineScrapers scrapers, EngineConfigErrors configErrors,
+                     WebServer server, JournalWriter journal) {
         this.journal = journal;
         this.settings = settings;
         this.router = router;
         this.engines = engines;
         this.metrics = metrics;
         this.health = health;
+        this.configErrors = configErrors;
         this.scrapers = scrapers;
         this.server = server;
     }
@@ -106,8 +108,9 @@ public final class Frontend implements AutoCloseable {
             WorkerMembership membership = new WorkerMembership(router, engines.engines(), metrics.health());
             health = health(settings, membership, engines.engines());
             scrapers = EngineScrapers.start(settings.engines(), membership, metrics.telemetry());
-            FrontendParts parts = new FrontendParts(settings, router, engines.engines(), WordTokenizer.INSTANCE,
-                settings.engines().blockSize(), metrics, health);
+            EngineConfigErrors configErrors = new EngineConfigErrors(addresses(engines.engines()));
+            FrontendParts parts = new FrontendParts(settings, router, engines.engines(), settings.prompts(),
+                settings.engines().blockSize(), metrics, health, configErrors);
             Frontend[] self = new Frontend[1];
             WebServer server = WebServer.builder()
                 .host(settings.host())
@@ -136,7 +139,8 @@ public final class Frontend implements AutoCloseable {
             if (!server.isRunning()) {
                 throw new IllegalStateException("cannot listen on " + settings.host() + ":" + settings.port());
             }
-            self[0] = new Frontend(settings, router, engines, metrics, health, scrapers, server, journal);
+            self[0] = new Frontend(settings, router, engines, metrics, health, scrapers, configErrors, server,
+                journal);
             return self[0];
         } catch (RuntimeException e) {
             if (scrapers != null) {
@@ -163,24 +167,37 @@ public final class Frontend implements AutoCloseable {
     /** Registers every worker in the router and tracks their engines' health (see {@link WorkerHealth}). */
     private static WorkerHealth health(FrontendSettings settings, WorkerMembership membership, List<Engine> engines) {
         membership.joinAll();
+        WorkerHealthSettings health = settings.engines().health();
+        return new WorkerHealth(health, addresses(engines), worker -> engines.get(worker).probe(), membership,
+            SystemNanoClock.INSTANCE, WorkerHealth.timer(health, "sluice-health-" + settings.modelName()));
+    }
+
+    private static List<String> addresses(List<Engine> engines) {
         List<String> addresses = new ArrayList<>(engines.size());
         for (Engine engine : engines) {
             addresses.add(engine.address());
         }
-        WorkerHealthSettings health = settings.engines().health();
-        return new WorkerHealth(health, addresses, worker -> engines.get(worker).probe(), membership,
-            SystemNanoClock.INSTANCE, WorkerHealth.timer(health, "sluice-health-" + settings.modelName()));
+        return addresses;
     }
 
+    /**
+     * 200 {@code healthy}, or 503 {@code draining} (closing) or {@code misconfigured} (no engine serves what sluice
+     * asks it: see {@code configuration_errors}).
+     */
     private void health(ServerResponse res) {
         RouterStatistics stats = router.stats();
-        boolean healthy = !draining;
-        res.status(healthy ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
+        String status = draining ? "draining" : configErrors.all() ? "misconfigured" : "healthy";
+        res.status(status.equals("healthy") ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("status", healthy ? "healthy" : "draining");
+        body.put("status", status);
         body.put("model", settings.modelName());
         body.put("workers", engines.size());
         body.put("unhealthy_workers", health.unhealthyCount());
+        body.put("misconfigured_workers", configErrors.count());
+        List<String> errors = configErrors.describe();
+        if (!errors.isEmpty()) {
+            body.put("configuration_errors", errors);
+        }
         body.put("live_requests", stats.live());
         body.put("queued", stats.queued());
         try {

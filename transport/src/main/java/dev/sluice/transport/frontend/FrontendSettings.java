@@ -1,6 +1,8 @@
 package dev.sluice.transport.frontend;
 
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.transport.tokenize.PromptEncoder;
+import dev.sluice.transport.tokenize.WordPromptEncoder;
 import io.helidon.http.HeaderName;
 import java.time.Duration;
 import java.util.Objects;
@@ -22,12 +24,15 @@ import java.util.Objects;
  * @param journal          where to journal, or {@code null} for no journal.
  * @param trustedSources   the clients whose priority, policy-class, session and tenant headers are honoured;
  *                         {@link TrustedSources#ANY} (the default) honours them from everyone.
+ * @param prompts          the model's tokenizer (and chat template): {@link WordPromptEncoder} (the default), or
+ *                         a model's own, whose token ids remote engines are then sent.
  */
 public record FrontendSettings(String host, int port, String modelName, long maxBodyBytes, int defaultMaxTokens,
                                int overloadStatus, HeaderName tenantHeader, Duration gracePeriod,
                                RouterContext router, EngineSetup engines, JournalSetup journal,
-                               TrustedSources trustedSources) {
+                               TrustedSources trustedSources, PromptEncoder prompts) {
     public FrontendSettings {
+        Objects.requireNonNull(prompts, "prompts");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(trustedSources, "trustedSources");
         Objects.requireNonNull(modelName, "modelName");
@@ -42,7 +47,15 @@ public record FrontendSettings(String host, int port, String modelName, long max
         }
     }
 
-    /** Settings that trust every client's headers ({@link TrustedSources#ANY}). */
+    /** Settings with the {@link WordPromptEncoder word tokenizer}. */
+    public FrontendSettings(String host, int port, String modelName, long maxBodyBytes, int defaultMaxTokens,
+                            int overloadStatus, HeaderName tenantHeader, Duration gracePeriod, RouterContext router,
+                            EngineSetup engines, JournalSetup journal, TrustedSources trustedSources) {
+        this(host, port, modelName, maxBodyBytes, defaultMaxTokens, overloadStatus, tenantHeader, gracePeriod, router,
+            engines, journal, trustedSources, WordPromptEncoder.INSTANCE);
+    }
+
+    /** Settings that trust every client's headers ({@link TrustedSources#ANY}), with the word tokenizer. */
     public FrontendSettings(String host, int port, String modelName, long maxBodyBytes, int defaultMaxTokens,
                             int overloadStatus, HeaderName tenantHeader, Duration gracePeriod, RouterContext router,
                             EngineSetup engines, JournalSetup journal) {

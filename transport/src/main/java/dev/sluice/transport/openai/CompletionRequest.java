@@ -7,14 +7,13 @@ import java.util.Objects;
  *
  * @param endpoint     which API the request came through.
  * @param model        the requested model name.
- * @param prompt       the text to tokenize: the completion prompt, or the chat messages rendered by
- *                     {@link CompletionRequestReader} (one {@code role: content} line per message).
+ * @param prompt       the prompt: completion text or token ids, or the chat messages.
  * @param maxTokens    tokens to generate ({@code max_completion_tokens}, else {@code max_tokens}, else the
  *                     reader's default).
  * @param stream       answer with Server-Sent Events.
  * @param includeUsage {@code stream_options.include_usage}: send a usage chunk before {@code [DONE]}.
  */
-public record CompletionRequest(Endpoint endpoint, String model, String prompt, int maxTokens, boolean stream,
+public record CompletionRequest(Endpoint endpoint, String model, Prompt prompt, int maxTokens, boolean stream,
                                 boolean includeUsage) {
     /** The two generation APIs. */
     public enum Endpoint {

@@ -6,8 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 
 /**
- * Reads OpenAI completion request bodies. Fields it does not use (temperature, top_p, ...) are accepted and
- * ignored. {@code max_completion_tokens} wins over {@code max_tokens}; when both are absent the reader's default
+ * Reads OpenAI completion request bodies: the prompt in each of its shapes ({@link CompletionPromptReader},
+ * {@link ChatReader}), the token budget, streaming. Fields it does not use (temperature, top_p, ...) are accepted
+ * and ignored. {@code max_completion_tokens} wins over {@code max_tokens}; when both are absent the reader's default
  * applies, or, with a default of 0, the request is refused. Stateless and thread-safe.
  */
 public final class CompletionRequestReader {
@@ -44,8 +45,8 @@ public final class CompletionRequestReader {
         if (model == null || !model.isTextual() || model.asText().isEmpty()) {
             throw OpenAiException.invalid("you must provide a model parameter (a non-empty string)", "model");
         }
-        String prompt = endpoint == CompletionRequest.Endpoint.CHAT ? PromptRenderer.chat(root.get("messages"))
-            : PromptRenderer.completion(root.get("prompt"));
+        Prompt prompt = endpoint == CompletionRequest.Endpoint.CHAT ? ChatReader.read(root)
+            : CompletionPromptReader.read(root);
         JsonNode n = root.get("n");
         if (n != null && !n.isNull() && !(n.isIntegralNumber() && n.asLong() == 1)) {
             throw OpenAiException.invalid("only n = 1 is supported", "n");
@@ -80,13 +81,6 @@ public final class CompletionRequestReader {
     }
 
     private static boolean bool(JsonNode parent, String field, String param) throws OpenAiException {
-        JsonNode value = parent.get(field);
-        if (value == null || value.isNull()) {
-            return false;
-        }
-        if (!value.isBoolean()) {
-            throw OpenAiException.invalid(param + " must be a boolean, was " + value, param);
-        }
-        return value.asBoolean();
+        return Boolean.TRUE.equals(CompletionPromptReader.optionalBoolean(parent, field, param));
     }
 }

@@ -1,7 +1,9 @@
 /**
- * Tokenization, on the HTTP side: a {@link dev.sluice.transport.tokenize.Tokenizer} turns the prompt text the
- * frontend (or the mock engine) receives into the token ids the router hashes into KV blocks and the engine
- * prefills, so that identical text lines up in the prefix caches. The word tokenizer is the default; it needs no
- * model files. Stateless and thread-safe.
+ * Tokenization, on the HTTP side: a model's {@link dev.sluice.transport.tokenize.PromptEncoder} turns the prompt a
+ * request gives (text, token ids, chat messages) into the token ids the router hashes into KV blocks and the engine
+ * prefills, so that identical prompts line up in the prefix caches, and says what a remote engine is sent (the text
+ * for it to tokenize, or the ids). The word tokenizer ({@link dev.sluice.transport.tokenize.WordPromptEncoder}) is
+ * the default; it needs no model files. A model's own tokenizer is in {@code tokenize.hf}. Stateless and
+ * thread-safe.
  */
 package dev.sluice.transport.tokenize;

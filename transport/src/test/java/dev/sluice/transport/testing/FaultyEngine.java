@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * answers, {@code garbage} streams an event that is not JSON, {@code fail500} and {@code busy503} answer those
  * statuses with a JSON error whose message carries a stack trace; anything else streams two tokens and ends well.
  * {@link #failEverything} makes it answer every request 500 that way, the health probe {@code GET /v1/models}
- * included, until told otherwise. Close it to stop; hung exchanges are released. Thread-safe.
+ * included, until told otherwise. It keeps the last request's body ({@link #lastCompletionBody}). Close it to stop;
+ * hung exchanges are released. Thread-safe.
  */
 public final class FaultyEngine implements AutoCloseable {
     /** Text only the engine's error bodies contain; a client must never see it. */
@@ -30,6 +31,7 @@ public final class FaultyEngine implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicInteger completions = new AtomicInteger();
     private volatile boolean failing;
+    private volatile String lastBody;
 
     public FaultyEngine() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -47,6 +49,11 @@ public final class FaultyEngine implements AutoCloseable {
     /** From now on every request is answered 500 ({@code true}), or as its prompt says ({@code false}). */
     public void failEverything(boolean fail) {
         failing = fail;
+    }
+
+    /** The body of the last completion request, or {@code null} before the first. */
+    public String lastCompletionBody() {
+        return lastBody;
     }
 
     /** How many completion requests arrived so far. */
@@ -72,6 +79,7 @@ public final class FaultyEngine implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         completions.incrementAndGet();
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        lastBody = body;
         if (failing) {
             body = "fail500";
         }

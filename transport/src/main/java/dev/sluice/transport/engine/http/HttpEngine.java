@@ -22,7 +22,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /**
  * A remote OpenAI-compatible server (vLLM, SGLang, {@code sluice mock-engine}, ...) as an {@link Engine}: each
- * request is POSTed to {@code /v1/completions} with the prompt as text, {@code stream: true} and
+ * request is POSTed to {@code /v1/completions} with the prompt as text when the request carries its text (the
+ * engine tokenizes it), else as the list of its token ids (the engine prefills exactly the tokens the router
+ * hashed), with {@code stream: true} and
  * {@code stream_options.include_usage}, and streamed back text delta by text delta through
  * {@link EngineListener#onText}; the final usage chunk gives the counts of {@link EngineListener#onFinished}.
  *
@@ -64,15 +66,12 @@ public final class HttpEngine implements Engine {
     /**
      * Starts the request on a new reader virtual thread.
      *
-     * @throws IllegalArgumentException if the request has no {@link EngineRequest#promptText} or a rank other than 0.
+     * @throws IllegalArgumentException if the request has a rank other than 0.
      * @throws IllegalStateException    if the engine is closed.
      */
     @Override
     public EngineStream submit(EngineRequest request, EngineListener listener) {
         Objects.requireNonNull(listener, "listener");
-        if (request.promptText() == null) {
-            throw new IllegalArgumentException("a remote engine needs the prompt text, request " + request.requestId());
-        }
         if (request.dpRank() != 0) {
             throw new IllegalArgumentException("a remote engine has only rank 0, was " + request.dpRank());
         }

@@ -1,6 +1,7 @@
 package dev.sluice.transport.engine.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.transport.engine.EngineListener;
 import dev.sluice.transport.engine.EngineRequest;
@@ -22,11 +23,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One request to a remote engine, run by its own reader virtual thread ({@link #run}): POST the prompt text with
- * {@code stream: true}, read the event stream, and call the listener — one {@code onText} per text delta, then one
- * terminal callback — only from that thread. {@link #cancel}, the first-token timer and the engine's close may come
- * from any thread: the first of them to fire records why the exchange ended and aborts the HTTP exchange (cancels
- * the response future, closes the body), which wakes the reader; the reader then reports that reason.
+ * One request to a remote engine, run by its own reader virtual thread ({@link #run}): POST the prompt (its text,
+ * or its token ids) with {@code stream: true}, read the event stream, and call the listener — one {@code onText}
+ * per text delta, then one terminal callback — only from that thread. {@link #cancel}, the first-token timer and
+ * the engine's close may come from any thread: the first of them to fire records why the exchange ended and aborts
+ * the HTTP exchange (cancels the response future, closes the body), which wakes the reader; the reader then reports
+ * that reason.
  */
 final class RemoteExchange implements EngineStream, Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteExchange.class);
@@ -137,7 +139,8 @@ final class RemoteExchange implements EngineStream, Runnable {
             if (abort.get() != RUNNING) {
                 endAborted();
             } else if (answer.statusCode() != 200) {
-                fail(UpstreamFailure.httpStatus(answer.statusCode(), in.readNBytes(MAX_ERROR_BODY_BYTES)));
+                fail(UpstreamFailure.httpStatus(answer.statusCode(), in.readNBytes(MAX_ERROR_BODY_BYTES),
+                    engine.settings().model()));
             } else {
                 read(in);
                 if (ended && abort.get() == RUNNING) {
@@ -182,11 +185,16 @@ final class RemoteExchange implements EngineStream, Runnable {
     }
 
     private HttpRequest httpRequest() {
-        ObjectNode json = JSON.createObjectNode()
-            .put("model", engine.settings().model())
-            .put("prompt", request.promptText())
-            .put("max_tokens", request.maxTokens())
-            .put("stream", true);
+        ObjectNode json = JSON.createObjectNode().put("model", engine.settings().model());
+        if (request.promptText() != null) {
+            json.put("prompt", request.promptText());
+        } else {
+            ArrayNode ids = json.putArray("prompt");
+            for (int id : request.promptTokens()) {
+                ids.add(id);
+            }
+        }
+        json.put("max_tokens", request.maxTokens()).put("stream", true);
         json.putObject("stream_options").put("include_usage", true);
         byte[] bytes;
         try {

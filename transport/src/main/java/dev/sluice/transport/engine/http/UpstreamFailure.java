@@ -33,28 +33,49 @@ record UpstreamFailure(ErrorKind kind, String message) {
 
     /**
      * The engine answered with a status other than 200. 400, 413 and 422 are the request's fault; 429, 503 and 529
-     * mean "not now"; anything else (404 for a model the engine does not serve, 5xx) is the engine's. Only a
-     * rejection carries the engine's message (it tells the client what to fix); other bodies may hold the engine's
-     * internals, a stack trace or another request's data, so the client sees the status alone.
+     * mean "not now"; 404 (the engine does not serve {@code model}, or has no completions at this URL), 401 and 403
+     * are sluice's configuration; anything else (5xx) is the engine's. Only a rejection carries the engine's message
+     * (it tells the client what to fix); other bodies may hold the engine's internals, a stack trace or another
+     * request's data, so the client sees the status alone.
      */
-    static UpstreamFailure httpStatus(int status, byte[] body) {
+    static UpstreamFailure httpStatus(int status, byte[] body, String model) {
         ErrorKind kind = switch (status) {
             case 400, 413, 422 -> ErrorKind.REJECTED;
             case 429, 503, 529 -> ErrorKind.UNAVAILABLE;
             case 408, 504 -> ErrorKind.TIMEOUT;
+            case 401, 403, 404 -> ErrorKind.MISCONFIGURED;
             default -> ErrorKind.FAILED;
         };
         String message = "the engine answered HTTP " + status;
+        if (kind == ErrorKind.MISCONFIGURED) {
+            return new UpstreamFailure(kind, misconfigured(status, json(body), model));
+        }
         if (kind != ErrorKind.REJECTED) {
             return new UpstreamFailure(kind, message);
         }
-        JsonNode json;
-        try {
-            json = JSON.readTree(body);
-        } catch (IOException e) {
-            json = null;
+        return new UpstreamFailure(kind, message + CompletionStreamAdapter.upstreamMessage(json(body)));
+    }
+
+    /** What sluice is set up wrong for: the model (a 404 about it), the URL (another 404), the credentials. */
+    private static String misconfigured(int status, JsonNode body, String model) {
+        if (status != 404) {
+            return "the engine refused sluice's request as unauthorized (HTTP " + status + ")";
         }
-        return new UpstreamFailure(kind, message + CompletionStreamAdapter.upstreamMessage(json));
+        JsonNode error = body == null ? null : body.path("error");
+        boolean aboutModel = error != null && (error.path("param").asText("").equals("model")
+            || error.path("code").asText("").equals("model_not_found")
+            || error.path("message").asText("").toLowerCase(java.util.Locale.ROOT).contains("model"));
+        return aboutModel ? "the engine does not serve the model `" + model + "` (HTTP 404); start it with that "
+            + "model or give serve the engine's name with --engine-model"
+            : "the engine has no /v1/completions at its URL (HTTP 404); check --engine-url";
+    }
+
+    private static JsonNode json(byte[] body) {
+        try {
+            return JSON.readTree(body);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** {@code 2 s} or {@code 500 ms}. */

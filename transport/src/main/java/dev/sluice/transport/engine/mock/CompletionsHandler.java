@@ -9,7 +9,8 @@ import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.CompletionRequestReader;
 import dev.sluice.transport.openai.CompletionResponder;
 import dev.sluice.transport.openai.OpenAiException;
-import dev.sluice.transport.tokenize.Tokenizer;
+import dev.sluice.transport.tokenize.PromptEncoder;
+import dev.sluice.transport.tokenize.PromptException;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Handler;
@@ -20,10 +21,11 @@ import java.io.UncheckedIOException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code POST /v1/chat/completions} and {@code POST /v1/completions}: parse, tokenize, submit to the engine on rank
- * 0, then either fold the tokens into one JSON body or stream one SSE event per token. Runs on Helidon's virtual
- * thread per request and blocks there on the engine's callbacks. A client that disconnects is noticed at the next
- * write of a stream, which cancels the engine request; a non-streaming request runs to its end. Thread-safe.
+ * {@code POST /v1/chat/completions} and {@code POST /v1/completions}: parse, tokenize (a token-id prompt is taken as
+ * it is), submit to the engine on rank 0, then either fold the tokens into one JSON body or stream one SSE event per
+ * token. Runs on Helidon's virtual thread per request and blocks there on the engine's callbacks. A client that
+ * disconnects is noticed at the next write of a stream, which cancels the engine request; a non-streaming request
+ * runs to its end. Thread-safe.
  */
 final class CompletionsHandler implements Handler {
     private static final AtomicLong IDS = new AtomicLong();
@@ -31,15 +33,15 @@ final class CompletionsHandler implements Handler {
 
     private final CompletionRequest.Endpoint endpoint;
     private final Engine engine;
-    private final Tokenizer tokenizer;
+    private final PromptEncoder prompts;
     private final CompletionRequestReader reader;
     private final String modelName;
 
-    CompletionsHandler(CompletionRequest.Endpoint endpoint, Engine engine, Tokenizer tokenizer,
+    CompletionsHandler(CompletionRequest.Endpoint endpoint, Engine engine, PromptEncoder prompts,
                        CompletionRequestReader reader, String modelName) {
         this.endpoint = endpoint;
         this.engine = engine;
-        this.tokenizer = tokenizer;
+        this.prompts = prompts;
         this.reader = reader;
         this.modelName = modelName;
     }
@@ -47,12 +49,17 @@ final class CompletionsHandler implements Handler {
     @Override
     public void handle(ServerRequest req, ServerResponse res) throws InterruptedException {
         CompletionRequest request;
+        int[] tokens;
         try {
             request = reader.read(endpoint, req.content().as(byte[].class));
             if (!request.model().equals(modelName)) {
                 throw new OpenAiException(404, "invalid_request_error", "The model `" + request.model()
                     + "` does not exist; this server serves `" + modelName + "`", "model", "model_not_found");
             }
+            tokens = request.prompt().encode(prompts).tokens();
+        } catch (PromptException e) {
+            MockEngineServer.sendError(res, OpenAiException.invalid(e.getMessage(), e.param()));
+            return;
         } catch (OpenAiException e) {
             MockEngineServer.sendError(res, e);
             return;
@@ -62,8 +69,7 @@ final class CompletionsHandler implements Handler {
         CompletionHeader header = CompletionHeader.of(endpoint, requestId, System.currentTimeMillis() / 1000,
             modelName);
         EngineQueue queue = new EngineQueue();
-        EngineStream stream = engine.submit(new EngineRequest(requestId, tokenizer.encode(request.prompt()),
-            request.maxTokens(), 0), queue);
+        EngineStream stream = engine.submit(new EngineRequest(requestId, tokens, request.maxTokens(), 0), queue);
         try {
             CompletionResponder.respond(res, header, request, queue, CompletionResponder.NONE,
                 failed -> engineError(failed.message()));

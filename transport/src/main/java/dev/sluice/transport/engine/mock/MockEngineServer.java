@@ -10,7 +10,7 @@ import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.CompletionRequestReader;
 import dev.sluice.transport.openai.OpenAiException;
 import dev.sluice.transport.openai.OpenAiJson;
-import dev.sluice.transport.tokenize.WordTokenizer;
+import dev.sluice.transport.tokenize.WordPromptEncoder;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.ServerResponse;
@@ -22,10 +22,11 @@ import java.util.List;
  * ({@code POST /v1/chat/completions}, {@code POST /v1/completions}, {@code GET /v1/models}, {@code GET /health},
  * which also reports the requests running and waiting in the worker, so that a test in another process can see
  * them end, and {@code GET /metrics}, the worker's load under vLLM's metric names, see {@link MockMetricsPage}).
- * Prompts are tokenized with {@link WordTokenizer}. The worker's runner thread produces tokens; Helidon's virtual
- * threads serve requests. With {@link MockEngineSettings#kvEvents} the worker's cache is published as vLLM's KV
- * events over ZMQ ({@link ZmqKvEventPublisher}: every rank on the one socket, each batch naming its rank).
- * {@link #close} stops the server, then the worker, then the publisher. Idempotent.
+ * Prompts are tokenized with the word tokenizer ({@link WordPromptEncoder}); token-id prompts are taken as they
+ * are. The worker's runner thread produces tokens; Helidon's virtual threads serve requests. With
+ * {@link MockEngineSettings#kvEvents} the worker's cache is published as vLLM's KV events over ZMQ
+ * ({@link ZmqKvEventPublisher}: every rank on the one socket, each batch naming its rank). {@link #close} stops the
+ * server, then the worker, then the publisher. Idempotent.
  */
 public final class MockEngineServer implements AutoCloseable {
     private final SimulatedFleet fleet;
@@ -69,9 +70,9 @@ public final class MockEngineServer implements AutoCloseable {
                 .connectionOptions(options -> options.tcpNoDelay(true))
                 .routing(routing -> routing
                     .post("/v1/chat/completions", new CompletionsHandler(CompletionRequest.Endpoint.CHAT, engine,
-                        WordTokenizer.INSTANCE, reader, model))
+                        WordPromptEncoder.INSTANCE, reader, model))
                     .post("/v1/completions", new CompletionsHandler(CompletionRequest.Endpoint.COMPLETIONS, engine,
-                        WordTokenizer.INSTANCE, reader, model))
+                        WordPromptEncoder.INSTANCE, reader, model))
                     .get("/v1/models", (req, res) -> sendJson(res, models))
                     .get("/health", (req, res) -> sendJson(res, health(engine)))
                     .get("/metrics", (req, res) -> {

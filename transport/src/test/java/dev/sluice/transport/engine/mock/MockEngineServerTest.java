@@ -103,6 +103,20 @@ class MockEngineServerTest {
     }
 
     @Test
+    void shouldPrefillTokenIdPromptsAsTheyAre() throws Exception {
+        HttpResponse<String> ids = post("/v1/completions", "{\"model\":\"sluice-mock\",\"prompt\":[151644,872,"
+            + "198,9707,151645],\"max_tokens\":2}");
+        assertEquals(200, ids.statusCode(), ids.body());
+        assertEquals(5, JSON.readTree(ids.body()).get("usage").get("prompt_tokens").asInt());
+
+        HttpResponse<String> nested = post("/v1/completions", "{\"model\":\"sluice-mock\",\"prompt\":[[7,8,9]],"
+            + "\"max_tokens\":1}");
+        assertEquals(3, JSON.readTree(nested.body()).get("usage").get("prompt_tokens").asInt(), nested::body);
+        HttpResponse<String> negative = post("/v1/completions", "{\"model\":\"sluice-mock\",\"prompt\":[1,-2]}");
+        assertEquals(400, negative.statusCode(), negative.body());
+    }
+
+    @Test
     void shouldListTheModelAndReportHealth() throws Exception {
         HttpResponse<String> models = get("/v1/models");
         assertEquals("sluice-mock", JSON.readTree(models.body()).get("data").get(0).get("id").asText());
