@@ -30,8 +30,8 @@ import org.zeromq.ZMQException;
  *   engine's replay socket ({@link ReplayClient}); when that cannot be done (no replay endpoint, the buffer no
  *   longer holds the batches, no answer within the source's replay timeout) the worker's cache is unknown: the
  *   router forgets it and rebuilds it from the events that follow. A sequence that goes back (the engine
- *   restarted) does the same, and so does one that does not go on where it left off after the connection dropped
- *   (a ZMQ socket monitor sees that): the process now at the address may be a new one.</li>
+ *   restarted) does the same, and so does a connection that dropped and came back (a ZMQ socket monitor sees that):
+ *   the process now at the address may be a new one, even one that happens to go on at the expected sequence.</li>
  *   <li>A malformed message or event is counted as dropped and logged (one line per 10 s at most); the subscriber
  *   carries on with the next.</li>
  *   <li>A subscriber that starts late learns only the blocks stored from then on: those it missed are not
@@ -190,10 +190,11 @@ public final class KvEventSubscriber implements AutoCloseable {
         long sequence = ByteBuffer.wrap(frames.get(1)).getLong();
         boolean reconnected = feed.disconnected;
         feed.disconnected = false;
-        if (reconnected && feed.expected >= 0 && sequence != feed.expected) {
-            // Another process may answer on the same address now: its replay buffer is not the old one's.
-            reset(feed, KvEventMetrics.Reset.RESTART, "the connection dropped and came back at sequence "
-                + sequence + ", not " + feed.expected + ": taken as an engine restart; its cache starts empty");
+        if (reconnected && feed.expected >= 0) {
+            // Another process may answer on the same address now, and may even have reached the sequence the old
+            // one would have sent next: its cache and its replay buffer are not the old one's.
+            reset(feed, KvEventMetrics.Reset.RESTART, "the connection dropped and came back (at sequence "
+                + sequence + "): taken as an engine restart; its cache starts empty");
         } else if (feed.expected >= 0 && sequence < feed.expected) {
             reset(feed, KvEventMetrics.Reset.RESTART, "the sequence went back from " + (feed.expected - 1) + " to "
                 + sequence + ": the engine restarted; its cache starts empty");
