@@ -44,6 +44,8 @@ final class SimEngineCore {
     private long prefillsStarted;
     private long prefillPromptTokens;
     private long prefillComputedTokens;
+    private long prefixQueryTokens;
+    private long prefixHitTokens;
     private long nextUniqueId = 1;
     private volatile EngineLoad load;
 
@@ -183,6 +185,8 @@ final class SimEngineCore {
             seqs++;
             int length = r.sequence.length();
             hitRate.record(length == 0 ? 0.0 : 1.0 - (double) newTokens / length);
+            prefixQueryTokens += length;
+            prefixHitTokens += length - newTokens;
             r.state = SimRequest.State.PREFILL;
             r.remainingPrefill = newTokens;
             r.reservedBlocks = needed;
@@ -338,6 +342,7 @@ final class SimEngineCore {
 
     private void publishLoad() {
         load = new EngineLoad(dpRank, waitingPromptTokens + prefillQueueTokens, kv.activeBlocks(),
-            ctx.numGpuBlocks(), prefill.size() + decode.size(), waiting.size(), hitRate.mean(), preemptions);
+            ctx.numGpuBlocks(), prefill.size() + decode.size(), waiting.size(), hitRate.mean(), preemptions,
+            prefixQueryTokens, prefixHitTokens);
     }
 }

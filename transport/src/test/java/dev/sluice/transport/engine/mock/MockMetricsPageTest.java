@@ -93,6 +93,34 @@ class MockMetricsPageTest {
         Await.until("idle again once the client hung up", () -> sampleQuietly().running() == 0);
     }
 
+    @Test
+    void shouldCountPrefixCacheQueriesAndHitsInTokens() throws Exception {
+        start(new SimEngineContext().blockSize(16).speedupRatio(100));
+        StringBuilder prompt = new StringBuilder();
+        for (int i = 0; i < 40; i++) {
+            prompt.append(i == 0 ? "" : " ").append("word").append(i);
+        }
+        complete(prompt.toString());
+        complete(prompt.toString());
+
+        String body = metrics().body();
+        assertTrue(body.contains("# TYPE vllm:prefix_cache_queries_total counter\n"), body);
+        assertTrue(body.contains("vllm:prefix_cache_queries_total{engine=\"0\",model_name=\"weir-7b\"} 80.0\n"),
+            "both 40-token prompts were looked up: " + body);
+        assertTrue(body.contains("vllm:prefix_cache_hits_total{engine=\"0\",model_name=\"weir-7b\"} 32.0\n"),
+            "the second found the first's two full blocks of 16: " + body);
+        assertEquals(List.of(), PrometheusParser.parse(body).errors());
+    }
+
+    /** One non-streaming completion, which answers once the engine has finished it. */
+    private void complete(String prompt) throws Exception {
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/v1/completions"))
+            .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"model\":\""
+                + MODEL + "\",\"prompt\":\"" + prompt + "\",\"max_tokens\":1}")).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+    }
+
     private EngineSample.Rank sampleQuietly() {
         try {
             return sample().ranks().getFirst();

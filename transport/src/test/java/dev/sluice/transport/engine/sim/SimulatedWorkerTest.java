@@ -90,6 +90,8 @@ class SimulatedWorkerTest {
         assertTrue(driver.runUntilIdle(LIMIT_NS));
         assertTrue(sink.events().isEmpty(), "cached blocks are reactivated, not stored again");
         assertEquals(0.5 * (128.0 / 130), worker.load(0).prefixCacheHitRate(), 1e-9);
+        assertEquals(2 * 130, worker.load(0).prefixCacheQueries(), "each admission looks its prompt up");
+        assertEquals(128, worker.load(0).prefixCacheHits(), "the second finds its two full blocks");
 
         worker.submit(EngineRequest.of("other", Prompts.random(new SplittableRandom(2), 384), 1),
             new RecordingListener());
