@@ -1,10 +1,10 @@
 package dev.sluice.transport.cli;
 
 import dev.sluice.core.api.DefaultSelectorSettings;
-import dev.sluice.core.api.OverloadStatus;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.transport.demo.DemoFleet;
+import dev.sluice.transport.demo.DemoSetup;
 import dev.sluice.transport.demo.HttpDemo;
 import dev.sluice.transport.demo.InProcessDemo;
 import dev.sluice.transport.frontend.EngineSetup;
@@ -90,9 +90,8 @@ final class DemoCommand implements Callable<Integer> {
         String classifier = FrontendAssembly.classifierName(policy, InProcessDemo.DEMO_CLASSIFIER);
         JournalSetup journal = FrontendAssembly.journal(journalOptions.context(), policy, classifier, threshold,
             policyOptions.queuePolicy);
-        FrontendSettings settings = new FrontendSettings("127.0.0.1", 0, InProcessDemo.MODEL, 4 << 20, 64,
-            OverloadStatus.fromEnvironment(), null, Duration.ofSeconds(10), router,
-            new EngineSetup.Simulated(DemoFleet.engine(), workers), journal);
+        FrontendSettings settings = DemoSetup.frontend(router, new EngineSetup.Simulated(DemoFleet.engine(), workers),
+            journal);
         String description = policy.classifier() != null ? classifier + " (from the policy file)"
             : String.format("queue budget %d s from ingress; one turn per agent session, later turns park up to %d s",
                 InProcessDemo.QUEUE_BUDGET_NS / 1_000_000_000L, InProcessDemo.PARK_BUDGET_NS / 1_000_000_000L);

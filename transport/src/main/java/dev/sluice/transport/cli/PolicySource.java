@@ -8,8 +8,8 @@ import dev.sluice.core.spi.RegistryException;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.router.RouterPlugins;
 import dev.sluice.core.spi.WorkerSelectorFactory;
+import dev.sluice.transport.demo.DemoSetup;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +22,6 @@ import java.util.List;
  */
 final class PolicySource {
     static final String ENV = "DYN_ROUTER_POLICY_CONFIG";
-    private static final String BUNDLED = "/dev/sluice/transport/demo/demo-policy.yaml";
 
     /**
      * A loaded policy, its text as read (for the journal), the classifier factory it selects ({@code null}: none
@@ -82,11 +81,6 @@ final class PolicySource {
     }
 
     private static String bundled() throws IOException {
-        try (InputStream in = PolicySource.class.getResourceAsStream(BUNDLED)) {
-            if (in == null) {
-                throw new IOException("the bundled demo policy " + BUNDLED + " is missing from the build");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        return DemoSetup.policyText();
     }
 }

@@ -71,10 +71,9 @@ public final class HttpDemo {
         EngineSetup.Simulated fleet = simulated(fs);
         int workers = fleet.workers();
         long durationNs = settings.duration().toNanos();
-        WorkloadShape shape = new WorkloadShape(durationNs, 2.0 * workers, 2 * workers, 5.0,
-            durationNs / 3, durationNs / 2, 0.05, settings.seed());
-        List<Call> plan = HttpWorkload.generate(shape, fs.modelName());
-        Map<String, String> configuration = configuration(settings, shape, plan.size());
+        DemoTraffic traffic = DemoTraffic.of(workers, settings.duration(), settings.seed(), fs.modelName());
+        List<Call> plan = traffic.plan();
+        Map<String, String> configuration = configuration(settings, traffic);
         out.println("sluice demo: admission control over real HTTP on a simulated fleet");
         configuration.forEach((label, value) -> out.printf("  %-12s %s%n", label, value));
 
@@ -139,18 +138,14 @@ public final class HttpDemo {
         return fleet;
     }
 
-    private static Map<String, String> configuration(Settings settings, WorkloadShape shape, int calls) {
+    private static Map<String, String> configuration(Settings settings, DemoTraffic traffic) {
         FrontendSettings fs = settings.frontend();
         SimEngineContext engine = simulated(fs).engine();
         Map<String, String> lines = new LinkedHashMap<>();
         lines.put("fleet", DemoFleet.describe(simulated(fs).workers(), engine));
         lines.put("policy", settings.policy() + ": classes " + classNames(fs.router().profile()));
         lines.put("classifier", settings.classifier());
-        lines.put("workload", String.format("%d calls over %.0f s, open loop (seed %d): chat %.0f/s on 3 shared "
-                + "system prompts (60%% streaming, %.0f%% of streams disconnect early), %d agent sessions "
-                + "(x-dynamo-session-id, class agent; a quarter of turns overlap), x%.0f burst from %.0f s to %.0f s",
-            calls, shape.durationNs() / 1e9, shape.seed(), shape.chatPerSecond(), shape.leaveFraction() * 100,
-            shape.sessions(), shape.burstFactor(), shape.burstStartNs() / 1e9, shape.burstEndNs() / 1e9));
+        lines.put("workload", traffic.describe());
         return lines;
     }
 

@@ -9,6 +9,9 @@
  *   the real router on the fleet simulator's virtual clock, without HTTP.</li>
  *   <li>What-if ({@link dev.sluice.transport.demo.WhatIfReplay}): a journal's recorded arrivals on the same fleet,
  *   under the recorded and another configuration, side by side.</li>
+ *   <li>For other programs ({@link dev.sluice.transport.demo.DemoTraffic},
+ *   {@link dev.sluice.transport.demo.DemoSetup}): the HTTP demo's workload, router and frontend settings, to run it
+ *   on other engines (perf's remote-engines experiment).</li>
  * </ul>
  *
  * <pre>
