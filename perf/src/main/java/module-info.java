@@ -1,8 +1,8 @@
 /**
  * sluice's perf suite: JMH benchmarks of the scheduler, queues, selection and journal, the open-loop latency harness
  * against a conventional baseline, parked-request scale, the fixed-rate HTTP load, the soak run, and the simulation
- * experiments (scheduling quality, ThunderAgent, prefix cache), which it adds to the {@code sluice} command line as
- * {@code simulate}.
+ * experiments (scheduling quality, ThunderAgent, prefix cache, the demo on remote engines), which it adds to the
+ * {@code sluice} command line as {@code simulate}.
  */
 module dev.sluice.perf {
     requires dev.sluice.core;
@@ -10,6 +10,7 @@ module dev.sluice.perf {
     requires HdrHistogram;
     requires info.picocli;
     requires java.desktop;
+    requires java.logging;
     requires java.management;
     requires java.net.http;
     requires jmh.core;

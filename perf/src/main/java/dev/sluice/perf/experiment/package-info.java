@@ -6,6 +6,9 @@
  * pass-through and ThunderAgent) and {@link dev.sluice.perf.experiment.SchedulingQualityExperiment} (DRR shares,
  * deadline misses and goodput under a load ramp, read from the router's decisions by
  * {@link dev.sluice.perf.experiment.QualityObserver}), with the workloads they generate and the tables they print.
+ * {@link dev.sluice.perf.experiment.RemoteEnginesExperiment} is the exception: the HTTP demo's workload in real time
+ * through a real frontend, on the embedded fleet and then on mock engines behind {@code --engine-url} with KV events
+ * ({@code RemoteFleet}), comparing the engines' prefix-cache hit rates.
  *
  * <pre>
  *   ChatWorkload | AgentWorkload | StepWorkload ─▶ List&lt;SessionPlan&gt; ─▶ ClusterSimulation ─▶ ClusterReport
@@ -13,6 +16,7 @@
  *                                                                           ClusterReport ─▶ ReportTable
  * </pre>
  *
- * Each run is a function of its seed and runs on the calling thread.
+ * Each simulation is a function of its seed and runs on the calling thread; the remote-engines run depends on timing
+ * too, so its figures vary a little from run to run.
  */
 package dev.sluice.perf.experiment;

@@ -24,9 +24,10 @@ import picocli.CommandLine;
 /** {@code sluice simulate}: experiments on a router and simulated fleet sharing a virtual clock. */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
     description = "Runs a workload through the admission router and a fleet of simulated engines on a virtual clock "
-        + "(minutes in seconds, repeatable for a seed) and prints a comparison table.",
+        + "(minutes in seconds, repeatable for a seed) and prints a comparison table; remote-engines runs in real "
+        + "time over HTTP instead.",
     subcommands = {SimulateCommand.PrefixCache.class, SimulateCommand.Agents.class,
-        SimulateQualityCommand.class})
+        SimulateQualityCommand.class, RemoteEnginesCommand.class})
 final class SimulateCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -34,7 +35,7 @@ final class SimulateCommand implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(),
-            "a workload is required: prefix-cache, agents or quality");
+            "a workload is required: prefix-cache, agents, quality or remote-engines");
     }
 
     /** Options both experiments share. */
