@@ -65,15 +65,15 @@ public final class HttpDemo {
         throws JournalException, IOException, InterruptedException {
         FrontendSettings fs = settings.frontend();
         HELIDON.setLevel(java.util.logging.Level.WARNING);
-        PolicyProfile profile = fs.router().profile();
+        PolicyProfile profile = fs.model().router().profile();
         ClassTally router = new ClassTally(profile, fs.overloadStatus());
-        fs.router().observer(router);
+        fs.model().router().observer(router);
         EngineSetup.Simulated fleet = simulated(fs);
         int workers = fleet.workers();
         long durationNs = settings.duration().toNanos();
         WorkloadShape shape = new WorkloadShape(durationNs, 2.0 * workers, 2 * workers, 5.0,
             durationNs / 3, durationNs / 2, 0.05, settings.seed());
-        List<Call> plan = HttpWorkload.generate(shape, fs.modelName());
+        List<Call> plan = HttpWorkload.generate(shape, fs.model().name());
         Map<String, String> configuration = configuration(settings, shape, plan.size());
         out.println("sluice demo: admission control over real HTTP on a simulated fleet");
         configuration.forEach((label, value) -> out.printf("  %-12s %s%n", label, value));
@@ -133,7 +133,7 @@ public final class HttpDemo {
 
     /** The demo always runs on the simulated fleet; its settings describe it. */
     private static EngineSetup.Simulated simulated(FrontendSettings settings) {
-        if (!(settings.engines() instanceof EngineSetup.Simulated fleet)) {
+        if (!(settings.model().engines() instanceof EngineSetup.Simulated fleet)) {
             throw new IllegalArgumentException("the demo runs on the simulated fleet");
         }
         return fleet;
@@ -144,7 +144,7 @@ public final class HttpDemo {
         SimEngineContext engine = simulated(fs).engine();
         Map<String, String> lines = new LinkedHashMap<>();
         lines.put("fleet", DemoFleet.describe(simulated(fs).workers(), engine));
-        lines.put("policy", settings.policy() + ": classes " + classNames(fs.router().profile()));
+        lines.put("policy", settings.policy() + ": classes " + classNames(fs.model().router().profile()));
         lines.put("classifier", settings.classifier());
         lines.put("workload", String.format("%d calls over %.0f s, open loop (seed %d): chat %.0f/s on 3 shared "
                 + "system prompts (60%% streaming, %.0f%% of streams disconnect early), %d agent sessions "
