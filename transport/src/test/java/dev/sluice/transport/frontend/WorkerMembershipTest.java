@@ -108,4 +108,22 @@ class WorkerMembershipTest {
         assertEquals(List.of(new JournalRecord.WorkerLoadRecord(0, new WorkerLoad(ONE, 40, 2, 3))),
             timeless(taken()));
     }
+
+    @Test
+    void shouldNeverBringBackAWorkerThatWasRemoved() {
+        joinAll();
+        taken();
+
+        membership.remove(1);
+        assertEquals(List.of(new JournalRecord.WorkerLeft(0, ONE)), timeless(taken()));
+        membership.onRecovered(1);
+        membership.onCapacity(ONE, 700);
+        membership.remove(1);
+        assertEquals(List.of(), timeless(taken()), "neither a probe nor a scrape nor a second removal");
+
+        membership.onUnhealthy(0);
+        taken();
+        membership.remove(0);
+        assertEquals(List.of(), timeless(taken()), "a worker out of the router already leaves it no second time");
+    }
 }
