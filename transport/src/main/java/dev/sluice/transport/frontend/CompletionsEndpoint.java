@@ -32,13 +32,14 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * {@code POST /v1/chat/completions} and {@code POST /v1/completions}: parse, find the model asked for (each has its
  * own router and engines, {@link ModelServing}), tokenize with its {@link PromptEncoder} (a chat through its chat
- * template; token-id prompts as they are), ask the model's router for admission (the handler's virtual thread parks meanwhile), then either answer the rejection or run the request on
- * the chosen engine and stream it back, reporting its lifecycle to the router: responding at the first token,
- * completed with prompt + completion tokens, aborted when the engine fails or the client goes away (the engine
- * request is cancelled, the booking released). Each engine outcome also goes to the worker's {@link WorkerHealth};
- * when every worker is unhealthy, the router's "no workers" rejection is answered as {@code no_healthy_workers}.
- * Dynamo's priority, policy-class, session and tenant headers are read only from {@link TrustedSources trusted}
- * clients; others have them ignored and counted. Thread-safe.
+ * template; token-id prompts as they are), ask the model's router for admission (the handler's virtual thread parks
+ * meanwhile), then either answer the rejection or run the request on the chosen engine and stream it back,
+ * reporting its lifecycle to the router: responding at the first token, completed with prompt + completion tokens,
+ * aborted when the engine fails or the client goes away (the engine request is cancelled, the booking released).
+ * Each engine outcome also goes to the worker's {@link WorkerHealth}; when every worker is unhealthy, the router's
+ * "no workers" rejection is answered as {@code no_healthy_workers}. Dynamo's priority, policy-class, session and
+ * tenant headers are read only from {@link TrustedSources trusted} clients; others have them ignored and counted.
+ * Thread-safe.
  */
 final class CompletionsEndpoint implements Handler {
     private static final AtomicLong IDS = new AtomicLong();
@@ -149,8 +150,8 @@ final class CompletionsEndpoint implements Handler {
         EngineQueue queue = new EngineQueue();
         EngineStream stream;
         try {
-            stream = model.engines().engine(workerId).submit(new EngineRequest(requestId, prompt.tokens(), request.maxTokens(),
-                ticket.worker().dpRank(), prompt.text()), queue);
+            stream = model.engines().engine(workerId).submit(new EngineRequest(requestId, prompt.tokens(),
+                request.maxTokens(), ticket.worker().dpRank(), prompt.text()), queue);
         } catch (RuntimeException e) {
             router.aborted(lifecycle, e);
             ErrorResponses.send(res, new OpenAiException(503, "service_unavailable", "the engine is unavailable",
