@@ -12,8 +12,12 @@ import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.engine.http.HttpEngineSettings;
+import dev.sluice.transport.engine.kv.KvEventSource;
+import dev.sluice.transport.engine.kv.KvWireBatch;
+import dev.sluice.transport.engine.kv.ZmqKvEventPublisher;
 import dev.sluice.transport.engine.mock.MockEngineServer;
 import dev.sluice.transport.engine.mock.MockEngineSettings;
+import dev.sluice.transport.engine.mock.MockKvEvents;
 import dev.sluice.transport.engine.sim.SimEngineContext;
 import dev.sluice.transport.engine.telemetry.EngineMetricsSettings;
 import dev.sluice.transport.testing.Await;
@@ -41,8 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One frontend serving two models from an engines file, in front of mock engines over loopback HTTP: each model has
- * its own router and engines; engines added to the file take traffic, engines removed take no new traffic while
- * their running requests finish, and a file that is not valid changes nothing. Reloads are driven by the test
+ * its own router and engines; engines added to the file take traffic (and their KV events reach the router), engines
+ * removed take no new traffic while their running requests finish, and a file that is not valid changes nothing. Reloads are driven by the test
  * ({@link EnginesFileWatcher#poll}), not by the watcher's clock.
  */
 class EnginesFileSystemTest {
@@ -74,8 +78,13 @@ class EnginesFileSystemTest {
 
     /** A mock engine named {@code name} (in the test) serving {@code model}. */
     private String engine(String name, String model) {
+        return engine(name, model, null);
+    }
+
+    /** A mock engine that publishes its KV events over ZMQ, when {@code kvEvents} is given. */
+    private String engine(String name, String model, MockKvEvents kvEvents) {
         MockEngineServer engine = MockEngineServer.start(new MockEngineSettings("127.0.0.1", 0, model, 16,
-            new SimEngineContext().blockSize(BLOCK).numGpuBlocks(4096).speedupRatio(1)));
+            new SimEngineContext().blockSize(BLOCK).numGpuBlocks(4096).speedupRatio(1), kvEvents));
         open.add(engine);
         engines.put(name, engine);
         return url(name);
@@ -85,20 +94,29 @@ class EnginesFileSystemTest {
         return "http://127.0.0.1:" + engines.get(name).port();
     }
 
-    /** What the test's file says: model to engine URLs. */
+    /** What the test's file says: model to engine URLs; an engine that publishes KV events has them listed. */
     private void write(Map<String, List<String>> models) throws Exception {
         StringBuilder yaml = new StringBuilder("models:\n");
         models.forEach((model, urls) -> {
             yaml.append("  ").append(model).append(":\n    block_size: ").append(BLOCK).append("\n    engines:\n");
-            urls.forEach(url -> yaml.append("      - url: ").append(url).append('\n'));
+            for (String url : urls) {
+                yaml.append("      - url: ").append(url).append('\n');
+                engines.values().stream().filter(e -> url.equals("http://127.0.0.1:" + e.port())
+                    && e.kvEvents() != null).findFirst().ifPresent(e -> yaml.append("        kv_events: ")
+                    .append("tcp://127.0.0.1:").append(e.kvEvents().port()).append('\n'));
+            }
         });
         Files.writeString(file, yaml);
     }
 
     /** The engines of a model as the CLI makes them, short of the options it has no need of here. */
     private static List<RemoteEngine> remote(EnginesFile.Model model) {
-        return model.engines().stream().map(engine -> RemoteEngine.of(HttpEngineSettings.of(engine.url().toString(),
-            model.engineModel(), Duration.ofSeconds(2), Duration.ofSeconds(30), CONFIG), false)).toList();
+        return model.engines().stream().map(engine -> {
+            RemoteEngine remote = RemoteEngine.of(HttpEngineSettings.of(engine.url().toString(), model.engineModel(),
+                Duration.ofSeconds(2), Duration.ofSeconds(30), CONFIG), false);
+            return engine.kvEvents().map(endpoint -> remote.withKvEvents(new KvEventSource(endpoint, null)))
+                .orElse(remote);
+        }).toList();
     }
 
     private ServedModel served(EnginesFile.Model model) {
@@ -179,10 +197,20 @@ class EnginesFileSystemTest {
         BufferedReader readerB = reader(onB);
         readEvents(readerB, 3);
 
-        write(Map.of("alpha", List.of(url("a"), engine("c", "alpha"))));
+        write(Map.of("alpha", List.of(url("a"), engine("c", "alpha", new MockKvEvents("tcp://127.0.0.1:0", null, "",
+            10)))));
         watcher.poll();
 
         assertEquals(List.of(0, 2), alpha.engines().active(), "b left, c joined as a new worker");
+        ZmqKvEventPublisher events = engines.get("c").kvEvents();
+        long[] sent = {events.sequences()};
+        Await.until("the KV events of the engine that joined reach its router", () -> {
+            if (events.sequences() == sent[0]) {
+                events.publish(new KvWireBatch(0, List.of(), KvWireBatch.NO_RANK));
+                sent[0]++;
+            }
+            return alpha.metrics().kvEvents().worker(2).sequence() >= 0;
+        });
         assertEquals(1, engines.get("b").engine().load(0).runningRequests(), "b's stream still runs");
         readEvents(readerB, 3);
         for (int i = 0; i < 4; i++) {
