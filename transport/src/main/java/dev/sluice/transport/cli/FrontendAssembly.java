@@ -49,4 +49,14 @@ final class FrontendAssembly {
         return new JournalSetup(context, policy.config().source(), policy.text(), classifierName, threshold,
             queuePolicy);
     }
+
+    /**
+     * {@code context} for one of several journaled models: the same policies, in a sub-directory named after the
+     * model (characters other than letters, digits, {@code .}, {@code _} and {@code -} become {@code _}).
+     */
+    static JournalContext journalOf(JournalContext context, String model) {
+        return new JournalContext(context.directory().resolve(model.replaceAll("[^A-Za-z0-9._-]", "_")))
+            .retainCycles(context.retainCycles()).failurePolicy(context.failurePolicy())
+            .minFreeBytes(context.minFreeBytes());
+    }
 }

@@ -5,12 +5,15 @@ import dev.sluice.transport.engine.http.HttpEngineSettings;
 import dev.sluice.transport.engine.kv.KvEventSource;
 import dev.sluice.transport.engine.telemetry.EngineMetricsSettings;
 import dev.sluice.transport.frontend.EngineSetup;
+import dev.sluice.transport.frontend.EnginesFile;
+import dev.sluice.transport.frontend.RemoteEngine;
 import dev.sluice.transport.frontend.WorkerHealthSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /** {@code serve}'s options for remote OpenAI-compatible engines. */
@@ -151,8 +154,6 @@ final class RemoteEngineOptions {
      */
     EngineSetup.Remote setup(String servedModel, int blockSize) {
         validate();
-        Duration first = retryBackoff.first();
-        Duration max = retryBackoff.max();
         EngineRuntimeConfig config = new EngineRuntimeConfig(totalKvBlocks != null ? totalKvBlocks
             : DEFAULT_TOTAL_KV_BLOCKS, blockSize, maxNumBatchedTokens, MAX_NUM_SEQS, 1);
         List<HttpEngineSettings> engines = new ArrayList<>(urls.size());
@@ -160,7 +161,43 @@ final class RemoteEngineOptions {
             engines.add(HttpEngineSettings.of(url, model != null ? model : servedModel, connectTimeout,
                 firstTokenTimeout, config));
         }
-        return new EngineSetup.Remote(engines, new WorkerHealthSettings(failureThreshold, first, max),
-            new EngineMetricsSettings(metricsInterval, connectTimeout, totalKvBlocks == null), kvEventSources());
+        return new EngineSetup.Remote(engines, health(), metrics(), kvEventSources());
+    }
+    /**
+     * The engines of one model of an engines file, with these options as the defaults of what the file leaves out
+     * (timeouts, capacity, batch budget); the file's {@code total_kv_blocks} overrides what the engine publishes.
+     *
+     * @param blockSize the model's block size.
+     * @throws IllegalArgumentException naming the bad URL or endpoint.
+     */
+    List<RemoteEngine> remoteEngines(EnginesFile.Model model, int blockSize) {
+        List<RemoteEngine> engines = new ArrayList<>(model.engines().size());
+        for (EnginesFile.Engine engine : model.engines()) {
+            long blocks = engine.totalKvBlocks().orElse(totalKvBlocks != null ? totalKvBlocks
+                : DEFAULT_TOTAL_KV_BLOCKS);
+            long batched = engine.maxNumBatchedTokens().orElse(maxNumBatchedTokens);
+            EngineRuntimeConfig config = new EngineRuntimeConfig(blocks, blockSize, batched, MAX_NUM_SEQS, 1);
+            HttpEngineSettings http = HttpEngineSettings.of(engine.url().toString(), model.engineModel(),
+                connectTimeout, firstTokenTimeout, config);
+            boolean capacityFromEngine = engine.totalKvBlocks().isEmpty() && totalKvBlocks == null;
+            Optional<KvEventSource> events = engine.kvEvents().map(endpoint -> new KvEventSource(endpoint,
+                engine.kvReplay().orElse(null)));
+            engines.add(new RemoteEngine(http, events, engine.metrics(), capacityFromEngine));
+        }
+        return engines;
+    }
+
+    /** The setup of a model from an engines file: its engines, with these options' health and metrics settings. */
+    EngineSetup.Remote setup(EnginesFile.Model model, int blockSize) {
+        validate();
+        return new EngineSetup.Remote(health(), metrics(), blockSize, remoteEngines(model, blockSize));
+    }
+
+    private WorkerHealthSettings health() {
+        return new WorkerHealthSettings(failureThreshold, retryBackoff.first(), retryBackoff.max());
+    }
+
+    private EngineMetricsSettings metrics() {
+        return new EngineMetricsSettings(metricsInterval, connectTimeout, totalKvBlocks == null);
     }
 }

@@ -2,19 +2,25 @@ package dev.sluice.transport.cli;
 
 import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.api.OverloadStatus;
+import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.transport.frontend.EngineSetup;
+import dev.sluice.transport.frontend.EnginesFile;
+import dev.sluice.transport.frontend.EnginesFileWatcher;
 import dev.sluice.transport.frontend.Frontend;
 import dev.sluice.transport.frontend.FrontendSettings;
 import dev.sluice.transport.frontend.JournalSetup;
 import dev.sluice.transport.frontend.RouterModes;
+import dev.sluice.transport.frontend.ServedModel;
 import dev.sluice.transport.frontend.TrustedSources;
 import dev.sluice.transport.tokenize.PromptEncoder;
 import dev.sluice.transport.tokenize.hf.TokenizerRegistry;
 import io.helidon.http.HeaderNames;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +43,9 @@ import picocli.CommandLine;
         "Prints 'sluice serving MODEL on http://HOST:PORT' when ready. On SIGTERM or Ctrl-C it answers waiting "
             + "requests 503, lets dispatched ones finish within --grace-period, closes the journal and exits."})
 final class ServeCommand implements Callable<Integer> {
+    /** How often the engines file is looked at for changes. */
+    private static final Duration RELOAD_INTERVAL = Duration.ofSeconds(1);
+
     @Option(names = "--http-host", defaultValue = "127.0.0.1", paramLabel = "HOST",
         description = "Address to bind (default: ${DEFAULT-VALUE}, loopback only).")
     String host;
@@ -73,6 +82,15 @@ final class ServeCommand implements Callable<Integer> {
 
     @CommandLine.Mixin
     TokenizerOptions tokenizer = new TokenizerOptions();
+
+    @Option(names = "--engines", paramLabel = "FILE",
+        description = {"Serve the models of an engines file (YAML: per model its tokenizer directory, the name its "
+            + "engines serve, block size, and engines with url, kv_events, kv_replay, metrics, total_kv_blocks, "
+            + "max_num_batched_tokens; see the README), each with its own router under the policy's models: "
+            + "profile. The file is re-read when it changes: engines join and leave without a restart.",
+            "Not with --engine-url, --engine-kv-events, --engine-model, --tokenizer or --model-name; the other "
+                + "--engine-* options are the defaults of what the file leaves out."})
+    Path enginesFile;
 
     @Option(names = "--default-max-tokens", defaultValue = "64", paramLabel = "N",
         description = "Tokens generated when a request names none; 0 makes max_tokens required "
@@ -118,12 +136,14 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         validate();
-        EngineSetup engines;
-        try {
-            engines = remote.remote() ? remote.setup(modelName, mocker.blockSize)
-                : new EngineSetup.Simulated(mocker.engine(), simWorkers);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        EnginesFile file = null;
+        if (enginesFile != null) {
+            try {
+                file = EnginesFile.read(enginesFile);
+            } catch (ConfigException e) {
+                spec.commandLine().getErr().println("sluice: " + e.getMessage());
+                return 2;
+            }
         }
         PolicySource.Loaded policy;
         try {
@@ -133,33 +153,62 @@ final class ServeCommand implements Callable<Integer> {
             return 2;
         }
         TokenizerRegistry tokenizers = new TokenizerRegistry();
-        PromptEncoder prompts;
+        List<ServedModel> models = new ArrayList<>();
         try {
-            prompts = tokenizer.encoder(tokenizers);
+            if (file == null) {
+                EngineSetup engines = remote.remote() ? remote.setup(modelName, mocker.blockSize)
+                    : new EngineSetup.Simulated(mocker.engine(), simWorkers);
+                models.add(served(modelName, engines, tokenizer.encoder(tokenizers), policy, null));
+            } else {
+                for (EnginesFile.Model model : file.models().values()) {
+                    EngineSetup engines = remote.setup(model, model.blockSize().orElse(mocker.blockSize));
+                    models.add(served(model.name(), engines, TokenizerOptions.encoder(tokenizers,
+                        model.tokenizer().orElse(null), "model " + model.name() + ": tokenizer"), policy,
+                        file.models().size() == 1 ? null : model.name()));
+                }
+            }
         } catch (PolicySource.StartupException e) {
             tokenizers.close();
             spec.commandLine().getErr().println("sluice: " + e.getMessage());
             return 2;
+        } catch (IllegalArgumentException e) {
+            tokenizers.close();
+            throw new CommandLine.ParameterException(spec.commandLine(), (enginesFile == null ? ""
+                : "--engines " + enginesFile + ": ") + e.getMessage());
         }
-        OptionalDouble threshold = policyOptions.threshold(spec.commandLine());
-        QueuePolicy queuePolicy = policyOptions.queuePolicy;
-        RouterContext router = FrontendAssembly.router(policy, modelName, threshold, queuePolicy, routerMode, null,
-            policyOptions.classificationTimeout(spec.commandLine()));
-        if (schedulerIdle == SchedulerIdle.SPIN) {
-            router.idleStrategy(new BusySpinIdleStrategy());
-        }
-        JournalSetup journal = FrontendAssembly.journal(journalOptions.context(), policy,
-            FrontendAssembly.classifierName(policy, "default"), threshold, queuePolicy);
         FrontendSettings settings;
         try {
-            settings = new FrontendSettings(host, port, modelName, maxBodyBytes, defaultMaxTokens,
+            settings = new FrontendSettings(host, port, maxBodyBytes, defaultMaxTokens,
                 OverloadStatus.fromEnvironment(), tenantHeader == null ? null : HeaderNames.create(tenantHeader),
-                gracePeriod, router, engines, journal, TrustedSources.of(trustedSources), prompts);
+                gracePeriod, TrustedSources.of(trustedSources), models);
         } catch (IllegalArgumentException e) {
             tokenizers.close();
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         return run(settings, tokenizers);
+    }
+
+    /**
+     * One model with its router under the policy's profile for it, and its journal.
+     *
+     * @param journalName the journal's sub-directory when several models are journaled, else {@code null}.
+     */
+    private ServedModel served(String name, EngineSetup engines, PromptEncoder prompts, PolicySource.Loaded policy,
+                               String journalName) {
+        OptionalDouble threshold = policyOptions.threshold(spec.commandLine());
+        QueuePolicy queuePolicy = policyOptions.queuePolicy;
+        RouterContext router = FrontendAssembly.router(policy, name, threshold, queuePolicy, routerMode, null,
+            policyOptions.classificationTimeout(spec.commandLine()));
+        if (schedulerIdle == SchedulerIdle.SPIN) {
+            router.idleStrategy(new BusySpinIdleStrategy());
+        }
+        JournalContext context = journalOptions.context();
+        if (context != null && journalName != null) {
+            context = FrontendAssembly.journalOf(context, journalName);
+        }
+        JournalSetup journal = FrontendAssembly.journal(context, policy,
+            FrontendAssembly.classifierName(policy, "default"), threshold, queuePolicy);
+        return new ServedModel(name, router, engines, journal, prompts);
     }
 
     private int run(FrontendSettings settings, TokenizerRegistry tokenizers) throws InterruptedException {
@@ -171,16 +220,28 @@ final class ServeCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("sluice: cannot start: " + e.getMessage());
             return 1;
         }
+        EnginesFileWatcher watcher = enginesFile == null ? null : EnginesFileWatcher.start(enginesFile, frontend,
+            (model, setup) -> remote.remoteEngines(model, setup.blockSize()), RELOAD_INTERVAL);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (watcher != null) {
+                watcher.close();
+            }
             frontend.close();
             tokenizers.close();
             stopped.countDown();
         }, "sluice-serve-shutdown"));
         PrintWriter out = spec.commandLine().getOut();
-        out.println("sluice serving " + modelName + " on http://" + host + ":" + frontend.port() + " ("
-            + settings.engines().describe() + ", " + settings.prompts().describe()
-            + (frontend.journalDirectory() != null ? ", journal " + frontend.journalDirectory() : "") + ")");
+        List<String> names = new ArrayList<>();
+        List<String> parts = new ArrayList<>();
+        for (ServedModel model : settings.models()) {
+            names.add(model.name());
+            parts.add((settings.models().size() == 1 ? "" : model.name() + ": ") + model.engines().describe() + ", "
+                + model.prompts().describe() + (model.journal() != null ? ", journal "
+                + model.journal().context().directory() : ""));
+        }
+        out.println("sluice serving " + String.join(", ", names) + " on http://" + host + ":" + frontend.port()
+            + " (" + String.join("; ", parts) + (watcher != null ? "; watching " + enginesFile : "") + ")");
         out.flush();
         stopped.await();
         return 0;
@@ -199,6 +260,16 @@ final class ServeCommand implements Callable<Integer> {
             remote.validate();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (enginesFile != null) {
+            CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+            for (String option : List.of("--engine-url", "--engine-kv-events", "--engine-model", "--tokenizer",
+                "--model-name")) {
+                if (parsed.hasMatchedOption(option)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--engines and " + option
+                        + " cannot be given together: the engines file names each model's engines and tokenizer");
+                }
+            }
         }
         if (simWorkers < 1 || simWorkers > 1024) {
             throw new CommandLine.ParameterException(spec.commandLine(),

@@ -22,13 +22,24 @@ final class TokenizerOptions {
      * @throws PolicySource.StartupException the directory cannot be used; the message names the file and why.
      */
     PromptEncoder encoder(TokenizerRegistry registry) throws PolicySource.StartupException {
+        return encoder(registry, directory, "--tokenizer");
+    }
+
+    /**
+     * The prompt encoder of the tokenizer in {@code directory} ({@code null}: the word tokenizer), loaded through
+     * {@code registry}; {@code what} names where the directory was given in an error.
+     *
+     * @throws PolicySource.StartupException the directory cannot be used; the message names the file and why.
+     */
+    static PromptEncoder encoder(TokenizerRegistry registry, Path directory, String what)
+        throws PolicySource.StartupException {
         if (directory == null) {
             return WordPromptEncoder.INSTANCE;
         }
         try {
             return registry.load(directory);
         } catch (IOException | RuntimeException e) {
-            throw new PolicySource.StartupException("--tokenizer " + directory + ": " + e.getMessage(), e);
+            throw new PolicySource.StartupException(what + " " + directory + ": " + e.getMessage(), e);
         }
     }
 }

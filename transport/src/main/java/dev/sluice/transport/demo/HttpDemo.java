@@ -65,13 +65,13 @@ public final class HttpDemo {
         throws JournalException, IOException, InterruptedException {
         FrontendSettings fs = settings.frontend();
         HELIDON.setLevel(java.util.logging.Level.WARNING);
-        PolicyProfile profile = fs.router().profile();
+        PolicyProfile profile = fs.model().router().profile();
         ClassTally router = new ClassTally(profile, fs.overloadStatus());
-        fs.router().observer(router);
+        fs.model().router().observer(router);
         EngineSetup.Simulated fleet = simulated(fs);
         int workers = fleet.workers();
         long durationNs = settings.duration().toNanos();
-        DemoTraffic traffic = DemoTraffic.of(workers, settings.duration(), settings.seed(), fs.modelName());
+        DemoTraffic traffic = DemoTraffic.of(workers, settings.duration(), settings.seed(), fs.model().name());
         List<Call> plan = traffic.plan();
         Map<String, String> configuration = configuration(settings, traffic);
         out.println("sluice demo: admission control over real HTTP on a simulated fleet");
@@ -132,7 +132,7 @@ public final class HttpDemo {
 
     /** The demo always runs on the simulated fleet; its settings describe it. */
     private static EngineSetup.Simulated simulated(FrontendSettings settings) {
-        if (!(settings.engines() instanceof EngineSetup.Simulated fleet)) {
+        if (!(settings.model().engines() instanceof EngineSetup.Simulated fleet)) {
             throw new IllegalArgumentException("the demo runs on the simulated fleet");
         }
         return fleet;
@@ -143,7 +143,7 @@ public final class HttpDemo {
         SimEngineContext engine = simulated(fs).engine();
         Map<String, String> lines = new LinkedHashMap<>();
         lines.put("fleet", DemoFleet.describe(simulated(fs).workers(), engine));
-        lines.put("policy", settings.policy() + ": classes " + classNames(fs.router().profile()));
+        lines.put("policy", settings.policy() + ": classes " + classNames(fs.model().router().profile()));
         lines.put("classifier", settings.classifier());
         lines.put("workload", traffic.describe());
         return lines;

@@ -3,12 +3,10 @@ package dev.sluice.transport.frontend;
 import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.kv.BlockHasher;
 import dev.sluice.core.router.ModelRouter;
-import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.engine.EngineQueue;
 import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineStream;
 import dev.sluice.transport.engine.ErrorKind;
-import dev.sluice.transport.metrics.RouterMetrics;
 import dev.sluice.transport.openai.CompletionHeader;
 import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.CompletionRequestReader;
@@ -23,56 +21,55 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code POST /v1/chat/completions} and {@code POST /v1/completions}: parse, tokenize with the model's
- * {@link PromptEncoder} (a chat through its chat template; token-id prompts as they are), ask the router for
- * admission (the handler's virtual thread parks meanwhile), then either answer the rejection or run the request on
- * the chosen engine and stream it back, reporting its lifecycle to the router: responding at the first token,
- * completed with prompt + completion tokens, aborted when the engine fails or the client goes away (the engine
- * request is cancelled, the booking released). Each engine outcome also goes to the worker's {@link WorkerHealth};
- * when every worker is unhealthy, the router's "no workers" rejection is answered as {@code no_healthy_workers}.
- * Dynamo's priority, policy-class, session and tenant headers are read only from {@link TrustedSources trusted}
- * clients; others have them ignored and counted. Thread-safe.
+ * {@code POST /v1/chat/completions} and {@code POST /v1/completions}: parse, find the model asked for (each has its
+ * own router and engines, {@link ModelServing}), tokenize with its {@link PromptEncoder} (a chat through its chat
+ * template; token-id prompts as they are), ask the model's router for admission (the handler's virtual thread parks
+ * meanwhile), then either answer the rejection or run the request on the chosen engine and stream it back,
+ * reporting its lifecycle to the router: responding at the first token, completed with prompt + completion tokens,
+ * aborted when the engine fails or the client goes away (the engine request is cancelled, the booking released).
+ * Each engine outcome also goes to the worker's {@link WorkerHealth}; when every worker is unhealthy, the router's
+ * "no workers" rejection is answered as {@code no_healthy_workers}. Dynamo's priority, policy-class, session and
+ * tenant headers are read only from {@link TrustedSources trusted} clients; others have them ignored and counted.
+ * Thread-safe.
  */
 final class CompletionsEndpoint implements Handler {
     private static final AtomicLong IDS = new AtomicLong();
     /** The router's rejection reason when it has no worker to place a request on. */
     private static final String NO_WORKERS = "no_endpoints";
 
+    /** One model as the endpoint uses it. */
+    private record Served(ModelServing serving, BlockHasher hasher) {
+    }
+
     private final CompletionRequest.Endpoint endpoint;
-    private final ModelRouter router;
-    private final List<Engine> engines;
-    private final PromptEncoder prompts;
-    private final BlockHasher hasher;
+    private final Map<String, Served> models;
     private final CompletionRequestReader reader;
-    private final String modelName;
     private final long maxBodyBytes;
     private final int overloadStatus;
     private final HeaderName tenantHeader;
     private final TrustedSources trustedSources;
-    private final RouterMetrics metrics;
-    private final WorkerHealth health;
-    private final EngineConfigErrors configErrors;
 
-    CompletionsEndpoint(CompletionRequest.Endpoint endpoint, FrontendParts parts) {
+    CompletionsEndpoint(CompletionRequest.Endpoint endpoint, FrontendSettings settings, List<ModelServing> models) {
         this.endpoint = endpoint;
-        this.router = parts.router();
-        this.engines = parts.engines();
-        this.prompts = parts.prompts();
-        this.hasher = new BlockHasher(parts.blockSize());
-        this.reader = new CompletionRequestReader(parts.settings().defaultMaxTokens());
-        this.modelName = parts.settings().modelName();
-        this.maxBodyBytes = parts.settings().maxBodyBytes();
-        this.overloadStatus = parts.settings().overloadStatus();
-        this.tenantHeader = parts.settings().tenantHeader();
-        this.trustedSources = parts.settings().trustedSources();
-        this.metrics = parts.metrics();
-        this.health = parts.health();
-        this.configErrors = parts.configErrors();
+        Map<String, Served> byName = new LinkedHashMap<>();
+        for (ModelServing model : models) {
+            byName.put(model.name(), new Served(model, new BlockHasher(model.model().engines().blockSize())));
+        }
+        this.models = Collections.unmodifiableMap(byName);
+        this.reader = new CompletionRequestReader(settings.defaultMaxTokens());
+        this.maxBodyBytes = settings.maxBodyBytes();
+        this.overloadStatus = settings.overloadStatus();
+        this.tenantHeader = settings.tenantHeader();
+        this.trustedSources = settings.trustedSources();
     }
 
     @Override
@@ -83,26 +80,30 @@ final class CompletionsEndpoint implements Handler {
         CompletionRequest request;
         AdmissionRequest admission;
         EncodedPrompt prompt;
+        Served served;
         try {
             request = reader.read(endpoint, RequestBody.read(req, maxBodyBytes));
-            if (!request.model().equals(modelName)) {
+            served = models.get(request.model());
+            if (served == null) {
                 throw new OpenAiException(400, "invalid_request_error", "The model `" + request.model()
-                    + "` is not served here; this frontend serves `" + modelName + "`", "model", "model_not_found");
+                    + "` is not served here; this frontend serves " + served(), "model", "model_not_found");
             }
-            prompt = encode(request);
+            prompt = encode(request, served.serving().model().prompts());
             AdmissionRequest.Builder builder = AdmissionRequest.builder(requestId).promptTokens(prompt.tokens(),
-                hasher);
+                served.hasher());
             if (trustedSources.trusts(req.remotePeer().address())) {
                 DynamoHeaders.apply(req.headers(), builder, tenantHeader);
             } else {
                 // An untrusted client must not jump the queue or spend another tenant's budget.
-                metrics.untrustedHeaders(DynamoHeaders.privileged(req.headers(), tenantHeader));
+                served.serving().metrics().untrustedHeaders(DynamoHeaders.privileged(req.headers(), tenantHeader));
             }
             admission = builder.build();
         } catch (OpenAiException e) {
             ErrorResponses.send(res, e);
             return;
         }
+        ModelServing model = served.serving();
+        ModelRouter router = model.router();
         AdmissionTicket ticket = new AdmissionTicket();
         long lifecycle = router.submit(admission, ticket);
         try {
@@ -113,19 +114,28 @@ final class CompletionsEndpoint implements Handler {
             return;
         }
         if (ticket.error() != null) {
-            if (health.noneHealthy() && NO_WORKERS.equals(ticket.error().reason())) {
+            if (model.health().noneHealthy() && NO_WORKERS.equals(ticket.error().reason())) {
                 // The router has no workers because every engine failed: say so, and when a probe is next due.
-                ErrorResponses.noHealthyWorkers(res, health.nanosUntilNextProbe());
+                ErrorResponses.noHealthyWorkers(res, model.health().nanosUntilNextProbe());
             } else {
                 ErrorResponses.send(res, ticket.error(), overloadStatus);
             }
             return;
         }
-        serve(res, request, requestId, prompt, lifecycle, ticket);
+        serve(res, model, request, requestId, prompt, lifecycle, ticket);
+    }
+
+    /** The models served, for the client's error: {@code `a`, `b`}. */
+    private String served() {
+        List<String> names = new ArrayList<>(models.size());
+        for (String name : models.keySet()) {
+            names.add("`" + name + "`");
+        }
+        return String.join(", ", names);
     }
 
     /** The request's prompt in the model's tokens; what the model cannot take as given is the client's 400. */
-    private EncodedPrompt encode(CompletionRequest request) throws OpenAiException {
+    private static EncodedPrompt encode(CompletionRequest request, PromptEncoder prompts) throws OpenAiException {
         try {
             return request.prompt().encode(prompts);
         } catch (PromptException e) {
@@ -133,14 +143,15 @@ final class CompletionsEndpoint implements Handler {
         }
     }
 
-    private void serve(ServerResponse res, CompletionRequest request, String requestId, EncodedPrompt prompt,
-                       long lifecycle, AdmissionTicket ticket) {
+    private void serve(ServerResponse res, ModelServing model, CompletionRequest request, String requestId,
+                       EncodedPrompt prompt, long lifecycle, AdmissionTicket ticket) {
+        ModelRouter router = model.router();
         int workerId = (int) ticket.worker().workerId();
         EngineQueue queue = new EngineQueue();
         EngineStream stream;
         try {
-            stream = engines.get(workerId).submit(new EngineRequest(requestId, prompt.tokens(), request.maxTokens(),
-                ticket.worker().dpRank(), prompt.text()), queue);
+            stream = model.engines().engine(workerId).submit(new EngineRequest(requestId, prompt.tokens(),
+                request.maxTokens(), ticket.worker().dpRank(), prompt.text()), queue);
         } catch (RuntimeException e) {
             router.aborted(lifecycle, e);
             ErrorResponses.send(res, new OpenAiException(503, "service_unavailable", "the engine is unavailable",
@@ -148,7 +159,7 @@ final class CompletionsEndpoint implements Handler {
             return;
         }
         CompletionHeader header = CompletionHeader.of(endpoint, requestId, System.currentTimeMillis() / 1000,
-            modelName);
+            model.name());
         boolean[] reported = new boolean[1];
         CompletionResponder.Hooks hooks = new CompletionResponder.Hooks() {
             @Override
@@ -161,7 +172,7 @@ final class CompletionsEndpoint implements Handler {
                 // Before the client has the last bytes: a journal cut short then never shows a request answered
                 // in full as unfinished, and the client's next request comes after this one's end.
                 reported[0] = true;
-                report(lifecycle, workerId, outcome);
+                report(model, lifecycle, workerId, outcome);
             }
         };
         try {
@@ -183,7 +194,11 @@ final class CompletionsEndpoint implements Handler {
     }
 
     /** The engine request's end, to the router and to the worker's health. */
-    private void report(long lifecycle, int workerId, CompletionResponder.Outcome outcome) {
+    private static void report(ModelServing model, long lifecycle, int workerId,
+                               CompletionResponder.Outcome outcome) {
+        ModelRouter router = model.router();
+        WorkerHealth health = model.health();
+        EngineConfigErrors configErrors = model.configErrors();
         if (outcome instanceof CompletionResponder.Finished done) {
             router.completed(lifecycle, done.promptTokens() + done.completionTokens());
             health.onSuccess(workerId);

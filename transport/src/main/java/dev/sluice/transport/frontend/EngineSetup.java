@@ -1,22 +1,18 @@
 package dev.sluice.transport.frontend;
 
-import dev.sluice.core.kv.KvEventSink;
-import dev.sluice.transport.engine.Engine;
-import dev.sluice.transport.engine.http.HttpEngine;
 import dev.sluice.transport.engine.http.HttpEngineSettings;
 import dev.sluice.transport.engine.kv.KvEventSource;
-import dev.sluice.transport.engine.kv.KvEventSubscriber;
 import dev.sluice.transport.engine.sim.SimEngineContext;
-import dev.sluice.transport.engine.sim.SimulatedFleet;
-import dev.sluice.transport.metrics.KvEventMetrics;
 import dev.sluice.transport.engine.telemetry.EngineMetricsSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
-/** Which engines a frontend serves with: the embedded simulated fleet, or remote OpenAI-compatible servers. */
+/**
+ * Which engines a model is served with: the embedded simulated fleet, or remote OpenAI-compatible servers. The
+ * frontend starts them ({@link ModelServing}); remote engines may join and leave while it runs.
+ */
 public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.Remote {
     /** Tokens per KV block, the router's block size for hashing prompts. */
     int blockSize();
@@ -26,12 +22,6 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
 
     /** When a worker's engine counts as unhealthy and how it is probed afterwards. */
     WorkerHealthSettings health();
-
-    /**
-     * Starts the engines, worker ids {@code 0..N-1}; KV events (from engines that report them) go to {@code sink},
-     * what their subscribers did to {@code kvMetrics}. Nothing is left running if this throws.
-     */
-    EngineSet open(KvEventSink sink, KvEventMetrics kvMetrics);
 
     /**
      * In-process simulated workers driven in real time, each on its own runner thread.
@@ -62,44 +52,46 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
         public WorkerHealthSettings health() {
             return WorkerHealthSettings.OFF;
         }
-
-        @Override
-        public EngineSet open(KvEventSink sink, KvEventMetrics kvMetrics) {
-            SimulatedFleet fleet = SimulatedFleet.realTime(engine, workers, sink);
-            return new EngineSet(fleet.engines(), fleet::close);
-        }
     }
 
     /**
-     * Remote engines over HTTP, one worker each, in order; those with a KV-event source are subscribed to (one
-     * {@link KvEventSubscriber} each, closed before the engines).
+     * Remote engines over HTTP, one worker each, in order, with what the frontend reads from them.
      *
-     * @param engines  at least one; all with the same block size.
-     * @param health   when an engine is marked unhealthy and taken out of the router, and how it is probed.
-     * @param metrics  whether and how often each engine's {@code /metrics} is read for its load and capacity.
-     * @param kvEvents worker id to where its engine publishes KV events; workers not in it publish none.
+     * @param health    when an engine is marked unhealthy and taken out of the router, and how it is probed.
+     * @param metrics   whether and how often each engine's {@code /metrics} is read for its load and capacity.
+     * @param blockSize the router's block size: the engines' KV blocks are re-hashed to it.
+     * @param engines   the engines at start-up; none is allowed when an engines file may bring some later.
      */
-    record Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health, EngineMetricsSettings metrics,
-                  Map<Integer, KvEventSource> kvEvents) implements EngineSetup {
+    record Remote(WorkerHealthSettings health, EngineMetricsSettings metrics, int blockSize,
+                  List<RemoteEngine> engines) implements EngineSetup {
         public Remote {
             Objects.requireNonNull(health, "health");
             Objects.requireNonNull(metrics, "metrics");
-            kvEvents = Map.copyOf(kvEvents);
             engines = List.copyOf(engines);
-            for (int worker : kvEvents.keySet()) {
-                if (worker < 0 || worker >= engines.size()) {
-                    throw new IllegalArgumentException("KV events for worker " + worker + " of " + engines.size());
+            if (blockSize < 1) {
+                throw new IllegalArgumentException("the block size must be >= 1, was " + blockSize);
+            }
+            List<String> urls = new ArrayList<>();
+            for (RemoteEngine engine : engines) {
+                if (engine.http().runtimeConfig().blockSize() != blockSize) {
+                    throw new IllegalArgumentException("engine " + engine.url() + " has block size "
+                        + engine.http().runtimeConfig().blockSize() + ", the model " + blockSize);
                 }
-            }
-            if (engines.isEmpty()) {
-                throw new IllegalArgumentException("at least one remote engine is needed");
-            }
-            int blockSize = engines.get(0).runtimeConfig().blockSize();
-            for (HttpEngineSettings settings : engines) {
-                if (settings.runtimeConfig().blockSize() != blockSize) {
-                    throw new IllegalArgumentException("remote engines must share one block size");
+                if (urls.contains(engine.url())) {
+                    throw new IllegalArgumentException("engine " + engine.url() + " is given twice");
                 }
+                urls.add(engine.url());
             }
+        }
+
+        /**
+         * Remote engines; engine {@code i} publishes KV events to {@code kvEvents.get(i)} if present.
+         *
+         * @param engines at least one; all with the same block size.
+         */
+        public Remote(List<HttpEngineSettings> engines, WorkerHealthSettings health, EngineMetricsSettings metrics,
+                      Map<Integer, KvEventSource> kvEvents) {
+            this(health, metrics, blockSizeOf(engines), remote(engines, metrics, kvEvents));
         }
 
         /** Remote engines with {@link WorkerHealthSettings#DEFAULT} health tracking, their metrics not read. */
@@ -117,63 +109,39 @@ public sealed interface EngineSetup permits EngineSetup.Simulated, EngineSetup.R
             this(engines, health, metrics, Map.of());
         }
 
-        @Override
-        public int blockSize() {
+        private static int blockSizeOf(List<HttpEngineSettings> engines) {
+            if (engines.isEmpty()) {
+                throw new IllegalArgumentException("at least one remote engine is needed");
+            }
             return engines.get(0).runtimeConfig().blockSize();
+        }
+
+        private static List<RemoteEngine> remote(List<HttpEngineSettings> engines, EngineMetricsSettings metrics,
+                                                 Map<Integer, KvEventSource> kvEvents) {
+            for (int worker : kvEvents.keySet()) {
+                if (worker < 0 || worker >= engines.size()) {
+                    throw new IllegalArgumentException("KV events for worker " + worker + " of " + engines.size());
+                }
+            }
+            List<RemoteEngine> remote = new ArrayList<>(engines.size());
+            for (int worker = 0; worker < engines.size(); worker++) {
+                RemoteEngine engine = RemoteEngine.of(engines.get(worker), metrics.capacityFromEngine());
+                KvEventSource source = kvEvents.get(worker);
+                remote.add(source == null ? engine : engine.withKvEvents(source));
+            }
+            return remote;
         }
 
         @Override
         public String describe() {
             List<String> urls = new ArrayList<>(engines.size());
-            for (HttpEngineSettings settings : engines) {
-                urls.add(settings.baseUrl());
+            int kvEvents = 0;
+            for (RemoteEngine engine : engines) {
+                urls.add(engine.url());
+                kvEvents += engine.kvEvents().isPresent() ? 1 : 0;
             }
-            return engines.size() + " remote engine" + (engines.size() == 1 ? "" : "s") + ": "
-                + String.join(", ", urls) + (kvEvents.isEmpty() ? "" : "; KV events from " + kvEvents.size());
-        }
-
-        @Override
-        public EngineSet open(KvEventSink sink, KvEventMetrics kvMetrics) {
-            List<AutoCloseable> opened = new ArrayList<>(engines.size() + kvEvents.size());
-            List<Engine> started = new ArrayList<>(engines.size());
-            try {
-                for (int id = 0; id < engines.size(); id++) {
-                    HttpEngine engine = new HttpEngine(id, engines.get(id));
-                    opened.add(engine);
-                    started.add(engine);
-                }
-                // Subscribers last, so they close first: no event arrives for an engine already stopped.
-                for (Map.Entry<Integer, KvEventSource> e : new TreeMap<>(kvEvents).entrySet()) {
-                    opened.add(KvEventSubscriber.start(e.getKey(), e.getValue(), blockSize(), sink,
-                        kvMetrics.worker(e.getKey())));
-                }
-            } catch (RuntimeException | Error e) {
-                closeReversed(opened);
-                throw e;
-            }
-            List<AutoCloseable> view = List.copyOf(opened);
-            return new EngineSet(started, () -> closeReversed(view));
-        }
-
-        /** Closes every one, the last first, even when one fails; then throws the first failure. */
-        private static void closeReversed(List<AutoCloseable> resources) {
-            RuntimeException failure = null;
-            for (int i = resources.size() - 1; i >= 0; i--) {
-                try {
-                    resources.get(i).close();
-                } catch (Exception e) {
-                    RuntimeException wrapped = e instanceof RuntimeException r ? r
-                        : new IllegalStateException("cannot close " + resources.get(i), e);
-                    if (failure == null) {
-                        failure = wrapped;
-                    } else {
-                        failure.addSuppressed(wrapped);
-                    }
-                }
-            }
-            if (failure != null) {
-                throw failure;
-            }
+            return engines.size() + " remote engine" + (engines.size() == 1 ? "" : "s") + (urls.isEmpty() ? ""
+                : ": " + String.join(", ", urls)) + (kvEvents == 0 ? "" : "; KV events from " + kvEvents);
         }
     }
 }

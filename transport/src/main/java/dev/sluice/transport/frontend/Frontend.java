@@ -2,13 +2,8 @@ package dev.sluice.transport.frontend;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.core.host.CompositeObserver;
-import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.journal.JournalException;
-import dev.sluice.core.journal.JournalHeader;
-import dev.sluice.core.journal.JournalWriter;
 import dev.sluice.core.router.ModelRouter;
-import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.router.RouterStatistics;
 import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.metrics.PrometheusText;
@@ -20,97 +15,54 @@ import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
-import org.agrona.concurrent.SystemNanoClock;
 
 /**
- * The sluice frontend for one model: an admission router, its engines (the embedded simulated fleet or remote
- * OpenAI-compatible servers, see {@link EngineSetup}) and an
- * OpenAI-compatible Helidon server (virtual thread per request, {@code TCP_NODELAY}). A worker whose engine keeps
- * failing leaves the router until a probe finds it answering again ({@link WorkerHealth}). Close it to shut down
- * gracefully: arrivals and requests not yet dispatched are answered 503, dispatched requests get the grace period
- * to finish, then the engines' metrics scrapers ({@link EngineScrapers}), health probes, the server, the router and
- * the engines stop, in that order. Idempotent.
+ * The sluice frontend: one OpenAI-compatible Helidon server (virtual thread per request, {@code TCP_NODELAY}) for
+ * one or several models, each with its own admission router and engines ({@link ModelServing}: the embedded
+ * simulated fleet or remote OpenAI-compatible servers, which may join and leave while it runs). A worker whose
+ * engine keeps failing leaves its router until a probe finds it answering again ({@link WorkerHealth}). Close it to
+ * shut down gracefully: arrivals and requests not yet dispatched are answered 503, dispatched requests get the
+ * grace period to finish, then the engines' KV-event subscribers, metrics scrapers and health probes, the server,
+ * and each model's router, engines and journal stop, in that order. Idempotent.
  */
 public final class Frontend implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final FrontendSettings settings;
-    private final ModelRouter router;
-    private final EngineSet engines;
-    private final RouterMetrics metrics;
-    private final WorkerHealth health;
-    private final EngineConfigErrors configErrors;
-    private final EngineScrapers scrapers;
+    private final List<ModelServing> models;
     private final WebServer server;
     private volatile boolean draining;
     private boolean closed;
 
-    private final JournalWriter journal;
-
-    private Frontend(FrontendSettings settings, ModelRouter router, EngineSet engines, RouterMetrics metrics,
-                     WorkerHealth health, EngineScrapers scrapers, EngineConfigErrors configErrors,
-                     WebServer server, JournalWriter journal) {
-        this.journal = journal;
+    private Frontend(FrontendSettings settings, List<ModelServing> models, WebServer server) {
         this.settings = settings;
-        this.router = router;
-        this.engines = engines;
-        this.metrics = metrics;
-        this.health = health;
-        this.configErrors = configErrors;
-        this.scrapers = scrapers;
+        this.models = List.copyOf(models);
         this.server = server;
     }
 
     /**
-     * Starts the journal, the router, the engines and the server; when this returns the port listens.
+     * Starts each model's journal, router and engines, then the server; when this returns the port listens.
      *
-     * @throws JournalException the journal cannot be opened (its message names the directory and the cause).
+     * @throws JournalException a journal cannot be opened (its message names the directory and the cause).
      */
     public static Frontend start(FrontendSettings settings) throws JournalException {
-        // A copy: the caller's settings stay as given (a frontend can be started again from them).
-        RouterContext context = settings.router().copy().model(settings.modelName())
-            .blockSize(settings.engines().blockSize()).overloadStatus(settings.overloadStatus());
-        RouterMetrics metrics = new RouterMetrics(settings.modelName(), context.profile(), settings.overloadStatus());
-        JournalSetup setup = settings.journal();
-        JournalWriter journal = setup == null ? null : JournalWriter.open(setup.context(), JournalHeader.of(context,
-            setup.policySource(), setup.policyText(), setup.classifier(), setup.fallbackThreshold(),
-            setup.fallbackPolicy()));
-        // An observer already on the context (the demo's per-request tally) sees every decision after these two.
-        SchedulerObserver extra = settings.router().observer();
-        List<SchedulerObserver> observers = new ArrayList<>(List.of(metrics));
-        if (journal != null) {
-            observers.add(journal);
-        }
-        if (extra != SchedulerObserver.NONE) {
-            observers.add(extra);
-        }
-        context.observer(observers.size() == 1 ? metrics : CompositeObserver.of(observers.toArray(
-            new SchedulerObserver[0])));
-        ModelRouter router;
+        List<ModelServing> models = new ArrayList<>(settings.models().size());
         try {
-            router = ModelRouter.start(context);
-        } catch (RuntimeException e) {
-            closeQuietly(journal);
-            throw e;
-        }
-        metrics.attach(router::stats);
-        metrics.attachJournal(journal);
-        EngineSet engines = null;
-        WorkerHealth health = null;
-        EngineScrapers scrapers = null;
-        try {
-            engines = settings.engines().open(router::kvEvent, metrics.kvEvents());
-            WorkerMembership membership = new WorkerMembership(router, engines.engines(), metrics.health());
-            health = health(settings, membership, engines.engines());
-            scrapers = EngineScrapers.start(settings.engines(), membership, metrics.telemetry());
-            EngineConfigErrors configErrors = new EngineConfigErrors(addresses(engines.engines()));
-            FrontendParts parts = new FrontendParts(settings, router, engines.engines(), settings.prompts(),
-                settings.engines().blockSize(), metrics, health, configErrors);
+            for (ServedModel model : settings.models()) {
+                models.add(ModelServing.start(model, settings.overloadStatus()));
+            }
+            List<String> names = new ArrayList<>(models.size());
+            List<RouterMetrics> metrics = new ArrayList<>(models.size());
+            for (ModelServing model : models) {
+                names.add(model.name());
+                metrics.add(model.metrics());
+            }
             Frontend[] self = new Frontend[1];
             WebServer server = WebServer.builder()
                 .host(settings.host())
@@ -124,87 +76,79 @@ public final class Frontend implements AutoCloseable {
                 // Without TCP_NODELAY, Nagle and delayed ACKs hold each SSE event back ~40 ms.
                 .connectionOptions(options -> options.tcpNoDelay(true))
                 .routing(routing -> routing
-                    .post("/v1/chat/completions", new CompletionsEndpoint(CompletionRequest.Endpoint.CHAT, parts))
-                    .post("/v1/completions", new CompletionsEndpoint(CompletionRequest.Endpoint.COMPLETIONS, parts))
-                    .get("/v1/models", (req, res) -> json(res, OpenAiJson.models(List.of(settings.modelName()),
+                    .post("/v1/chat/completions", new CompletionsEndpoint(CompletionRequest.Endpoint.CHAT, settings,
+                        models))
+                    .post("/v1/completions", new CompletionsEndpoint(CompletionRequest.Endpoint.COMPLETIONS,
+                        settings, models))
+                    .get("/v1/models", (req, res) -> json(res, OpenAiJson.models(names,
                         System.currentTimeMillis() / 1000, "sluice")))
                     .get("/health", (req, res) -> self[0].health(res))
                     .get("/live", (req, res) -> json(res, "{\"status\":\"live\"}".getBytes(StandardCharsets.UTF_8)))
                     .get("/metrics", (req, res) -> {
                         res.header(HeaderNames.CONTENT_TYPE, PrometheusText.CONTENT_TYPE);
-                        res.send(PrometheusText.render(List.of(metrics)));
+                        res.send(PrometheusText.render(metrics));
                     }))
                 .build()
                 .start();
             if (!server.isRunning()) {
                 throw new IllegalStateException("cannot listen on " + settings.host() + ":" + settings.port());
             }
-            self[0] = new Frontend(settings, router, engines, metrics, health, scrapers, configErrors, server,
-                journal);
+            self[0] = new Frontend(settings, models, server);
             return self[0];
-        } catch (RuntimeException e) {
-            if (scrapers != null) {
-                scrapers.close();
+        } catch (JournalException | RuntimeException e) {
+            for (int i = models.size() - 1; i >= 0; i--) {
+                models.get(i).close();
             }
-            if (health != null) {
-                health.close();
-            }
-            if (engines != null) {
-                engines.close();
-            }
-            router.close();
-            closeQuietly(journal);
             throw e;
         }
     }
 
-    private static void closeQuietly(JournalWriter journal) {
-        if (journal != null) {
-            journal.close();
-        }
-    }
-
-    /** Registers every worker in the router and tracks their engines' health (see {@link WorkerHealth}). */
-    private static WorkerHealth health(FrontendSettings settings, WorkerMembership membership, List<Engine> engines) {
-        membership.joinAll();
-        WorkerHealthSettings health = settings.engines().health();
-        return new WorkerHealth(health, addresses(engines), worker -> engines.get(worker).probe(), membership,
-            SystemNanoClock.INSTANCE, WorkerHealth.timer(health, "sluice-health-" + settings.modelName()));
-    }
-
-    private static List<String> addresses(List<Engine> engines) {
-        List<String> addresses = new ArrayList<>(engines.size());
-        for (Engine engine : engines) {
-            addresses.add(engine.address());
-        }
-        return addresses;
-    }
-
     /**
-     * 200 {@code healthy}, or 503 {@code draining} (closing) or {@code misconfigured} (no engine serves what sluice
-     * asks it: see {@code configuration_errors}).
+     * 200 {@code healthy}, or 503 {@code draining} (closing) or {@code misconfigured} (no engine of any model serves
+     * what sluice asks it: see {@code configuration_errors}). With several models, each has its own entry under
+     * {@code models}, and the frontend is healthy while one of them is.
      */
     private void health(ServerResponse res) {
-        RouterStatistics stats = router.stats();
-        String status = draining ? "draining" : configErrors.all() ? "misconfigured" : "healthy";
+        List<Map<String, Object>> entries = new ArrayList<>(models.size());
+        boolean allMisconfigured = true;
+        for (ModelServing model : models) {
+            Map<String, Object> entry = health(model);
+            allMisconfigured &= entry.get("status").equals("misconfigured");
+            entries.add(entry);
+        }
+        String status = draining ? "draining" : allMisconfigured ? "misconfigured" : "healthy";
         res.status(status.equals("healthy") ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("status", status);
-        body.put("model", settings.modelName());
-        body.put("workers", engines.size());
-        body.put("unhealthy_workers", health.unhealthyCount());
-        body.put("misconfigured_workers", configErrors.count());
-        List<String> errors = configErrors.describe();
-        if (!errors.isEmpty()) {
-            body.put("configuration_errors", errors);
+        if (entries.size() == 1) {
+            body.putAll(entries.getFirst());
+            body.put("status", status);
+        } else {
+            body.put("status", status);
+            body.put("models", entries);
         }
-        body.put("live_requests", stats.live());
-        body.put("queued", stats.queued());
         try {
             json(res, JSON.writeValueAsBytes(body));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot render the health body", e);
         }
+    }
+
+    private static Map<String, Object> health(ModelServing model) {
+        RouterStatistics stats = model.router().stats();
+        EngineConfigErrors configErrors = model.configErrors();
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("status", configErrors.all() ? "misconfigured" : "healthy");
+        entry.put("model", model.name());
+        entry.put("workers", model.engines().size());
+        entry.put("unhealthy_workers", model.health().unhealthyCount());
+        entry.put("misconfigured_workers", configErrors.count());
+        List<String> errors = configErrors.describe();
+        if (!errors.isEmpty()) {
+            entry.put("configuration_errors", errors);
+        }
+        entry.put("live_requests", stats.live());
+        entry.put("queued", stats.queued());
+        return entry;
     }
 
     private static void json(ServerResponse res, byte[] body) {
@@ -216,27 +160,45 @@ public final class Frontend implements AutoCloseable {
         return server.port();
     }
 
+    /** The models served, in the settings' order. */
+    List<ModelServing> models() {
+        return models;
+    }
+
+    /** The model named {@code name}, or {@code null} when it is not served. */
+    ModelServing model(String name) {
+        for (ModelServing model : models) {
+            if (model.name().equals(name)) {
+                return model;
+            }
+        }
+        return null;
+    }
+
+    /** The first model's router (with one model, the router). */
     public ModelRouter router() {
-        return router;
+        return models.getFirst().router();
     }
 
-    /** The journal's directory, or {@code null} when not journaling. */
-    public java.nio.file.Path journalDirectory() {
-        return journal == null ? null : settings.journal().context().directory();
+    /** The first model's journal directory, or {@code null} when it is not journaled. */
+    public Path journalDirectory() {
+        ModelServing first = models.getFirst();
+        return first.journal() == null ? null : first.model().journal().context().directory();
     }
 
+    /** The first model's metrics. */
     public RouterMetrics metrics() {
-        return metrics;
+        return models.getFirst().metrics();
     }
 
-    /** The engines' health, by worker id. */
+    /** The first model's engines' health, by worker id. */
     WorkerHealth health() {
-        return health;
+        return models.getFirst().health();
     }
 
-    /** The engines, by worker id. */
+    /** The first model's engines, by worker id (those that left too). */
     public List<Engine> engines() {
-        return engines.engines();
+        return models.getFirst().engines().engines();
     }
 
     @Override
@@ -246,27 +208,31 @@ public final class Frontend implements AutoCloseable {
         }
         closed = true;
         draining = true;
-        router.drain();
+        for (ModelServing model : models) {
+            model.router().drain();
+        }
         long giveUp = System.nanoTime() + settings.gracePeriod().toNanos();
-        while (router.stats().live() > 0 && System.nanoTime() < giveUp) {
+        while (live() > 0 && System.nanoTime() < giveUp) {
             // Shutdown only: wait for dispatched streams to finish within the grace period.
             LockSupport.parkNanos(10_000_000L);
         }
-        // No worker leaves or rejoins the router, nor changes its capacity, once it begins to close.
-        scrapers.close();
-        health.close();
+        for (ModelServing model : models) {
+            model.stopWatching();
+        }
         try {
             server.stop();
         } finally {
-            try {
-                router.close();
-            } finally {
-                try {
-                    engines.close();
-                } finally {
-                    closeQuietly(journal);
-                }
+            for (ModelServing model : models) {
+                model.close();
             }
         }
+    }
+
+    private long live() {
+        long live = 0;
+        for (ModelServing model : models) {
+            live += model.router().stats().live();
+        }
+        return live;
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.transport.frontend;
 
 import dev.sluice.transport.engine.ProbeResult;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -78,6 +79,8 @@ final class WorkerHealth implements AutoCloseable {
         long nextProbeAt;
         long unhealthySince;
         String lastFailure;
+        /** The worker's engine left the frontend: nothing about it is decided any more. */
+        volatile boolean forgotten;
 
         Slot(int worker, String address) {
             this.worker = worker;
@@ -86,7 +89,8 @@ final class WorkerHealth implements AutoCloseable {
     }
 
     private final WorkerHealthSettings settings;
-    private final Slot[] slots;
+    /** By worker id; grown as workers are tracked, a forgotten worker's slot kept (its id is never reused). */
+    private volatile Slot[] slots;
     private final Probe probe;
     private final Listener listener;
     private final NanoClock clock;
@@ -105,9 +109,39 @@ final class WorkerHealth implements AutoCloseable {
         this.listener = listener;
         this.clock = clock;
         this.timer = timer;
-        this.slots = new Slot[addresses.size()];
-        for (int worker = 0; worker < slots.length; worker++) {
-            slots[worker] = new Slot(worker, addresses.get(worker));
+        this.slots = new Slot[0];
+        for (int worker = 0; worker < addresses.size(); worker++) {
+            track(worker, addresses.get(worker));
+        }
+    }
+
+    /** Tracks a worker that joined, healthy, whose engine runs at {@code address}; its id is not tracked yet. */
+    synchronized void track(int worker, String address) {
+        Slot[] grown = Arrays.copyOf(slots, Math.max(slots.length, worker + 1));
+        if (grown[worker] != null) {
+            throw new IllegalArgumentException("worker " + worker + " is tracked already");
+        }
+        grown[worker] = new Slot(worker, address);
+        slots = grown;
+    }
+
+    /**
+     * Stops tracking {@code worker}, whose engine left the frontend: its outcomes and probes are ignored from now
+     * on and the listener hears nothing more of it; if it was unhealthy, it no longer counts as such.
+     */
+    void forget(int worker) {
+        Slot slot = slots[worker];
+        slot.lock.lock();
+        try {
+            if (slot.forgotten) {
+                return;
+            }
+            slot.forgotten = true;
+            if (!slot.healthy) {
+                unhealthy.decrementAndGet();
+            }
+        } finally {
+            slot.lock.unlock();
         }
     }
 
@@ -161,7 +195,7 @@ final class WorkerHealth implements AutoCloseable {
         Slot slot = slots[worker];
         slot.lock.lock();
         try {
-            if (closed || !slot.healthy) {
+            if (closed || !slot.healthy || slot.forgotten) {
                 return;
             }
             slot.lastFailure = reason;
@@ -201,7 +235,7 @@ final class WorkerHealth implements AutoCloseable {
         }
         slot.lock.lock();
         try {
-            if (closed || slot.healthy || slot.episode != episode) {
+            if (closed || slot.healthy || slot.forgotten || slot.episode != episode) {
                 return;
             }
             slot.intervalNs = Math.min(2 * slot.intervalNs, settings.maxRetry().toNanos());
@@ -218,7 +252,7 @@ final class WorkerHealth implements AutoCloseable {
      * @return what the probe found, or {@code null} when there was nothing to probe (healthy again, or closed).
      */
     private ProbeResult attempt(Slot slot, long episode) {
-        if (closed || slot.healthy) {
+        if (closed || slot.healthy || slot.forgotten) {
             return null;
         }
         ProbeResult result;
@@ -229,7 +263,7 @@ final class WorkerHealth implements AutoCloseable {
         }
         slot.lock.lock();
         try {
-            if (closed || slot.healthy || slot.episode != episode) {
+            if (closed || slot.healthy || slot.forgotten || slot.episode != episode) {
                 return null;
             }
             if (!result.reachable()) {
@@ -260,7 +294,7 @@ final class WorkerHealth implements AutoCloseable {
             long episode;
             slot.lock.lock();
             try {
-                if (closed || slot.healthy) {
+                if (closed || slot.healthy || slot.forgotten) {
                     continue;
                 }
                 episode = slot.episode;
@@ -282,7 +316,13 @@ final class WorkerHealth implements AutoCloseable {
 
     /** True when there are workers and every one of them is unhealthy. */
     boolean noneHealthy() {
-        return slots.length > 0 && unhealthy.get() == slots.length;
+        int tracked = 0;
+        for (Slot slot : slots) {
+            if (!slot.forgotten) {
+                tracked++;
+            }
+        }
+        return tracked > 0 && unhealthy.get() == tracked;
     }
 
     boolean healthy(int worker) {
@@ -296,7 +336,7 @@ final class WorkerHealth implements AutoCloseable {
         for (Slot slot : slots) {
             slot.lock.lock();
             try {
-                if (!slot.healthy) {
+                if (!slot.healthy && !slot.forgotten) {
                     long wait = Math.max(0, slot.nextProbeAt - now);
                     soonest = soonest < 0 ? wait : Math.min(soonest, wait);
                 }

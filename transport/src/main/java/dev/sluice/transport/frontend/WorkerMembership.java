@@ -8,80 +8,113 @@ import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.engine.telemetry.TelemetrySink;
 import dev.sluice.transport.metrics.WorkerHealthMetrics;
 import java.util.Arrays;
-import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The engines' workers in the router: every rank joins at start-up with its engine's capacity; a worker that turns
- * unhealthy leaves (all its ranks), and rejoins with the same capacity when it recovers; transitions are counted in
- * the metrics. A capacity an engine publishes ({@link #onCapacity}, from its metrics scraper) replaces the
- * configured one, at once if the worker is in the router, else when it rejoins: a scraper never brings back a worker
- * that left. Engine load reports go to the router as they are (it drops those of a worker that left). Worker
- * {@code i} is engine {@code i}.
+ * The engines' workers in the router: a worker joins with its engine's capacity when it is {@link #add added} (at
+ * start-up, or when the engines file names a new engine); one that turns unhealthy leaves (all its ranks), and
+ * rejoins with the same capacity when it recovers; one that is {@link #remove removed} leaves for good. Transitions
+ * are counted in the metrics. A capacity an engine publishes ({@link #onCapacity}, from its metrics scraper)
+ * replaces the configured one, at once if the worker is in the router, else when it rejoins: a scraper never brings
+ * back a worker that left. Engine load reports go to the router as they are (it drops those of a worker that left).
  *
  * <p>Thread-safe: each worker's joins, leaves and capacity changes happen under its own lock (which, unlike a
  * monitor, does not pin a virtual thread), so they reach the router in the order they were decided.
  */
 final class WorkerMembership implements WorkerHealth.Listener, TelemetrySink {
-    private final ModelRouter router;
-    private final List<Engine> engines;
-    private final WorkerHealthMetrics metrics;
-    private final ReentrantLock[] locks;
-    /** Guarded by the worker's lock: whether the worker is in the router. */
-    private final boolean[] joined;
-    /** Guarded by the worker's lock: each rank's capacity as its engine published it, -1 until then. */
-    private final long[][] published;
+    /** One worker; the fields are guarded by {@link #lock}. */
+    private static final class Member {
+        final ReentrantLock lock = new ReentrantLock();
+        final Engine engine;
+        /** Each rank's capacity as its engine published it, -1 until then. */
+        final long[] published;
+        /** Whether the worker is in the router. */
+        boolean joined;
+        /** Whether it was removed: it never joins again. */
+        boolean removed;
 
-    WorkerMembership(ModelRouter router, List<Engine> engines, WorkerHealthMetrics metrics) {
-        this.router = router;
-        this.engines = engines;
-        this.metrics = metrics;
-        this.locks = new ReentrantLock[engines.size()];
-        this.joined = new boolean[engines.size()];
-        this.published = new long[engines.size()][];
-        for (int worker = 0; worker < engines.size(); worker++) {
-            locks[worker] = new ReentrantLock();
-            published[worker] = new long[engines.get(worker).runtimeConfig().dataParallelSize()];
-            Arrays.fill(published[worker], -1);
+        Member(Engine engine) {
+            this.engine = engine;
+            this.published = new long[engine.runtimeConfig().dataParallelSize()];
+            Arrays.fill(published, -1);
         }
     }
 
-    /** Registers every worker. */
-    void joinAll() {
-        for (int worker = 0; worker < engines.size(); worker++) {
-            locks[worker].lock();
-            try {
-                join(worker);
-            } finally {
-                locks[worker].unlock();
+    private final ModelRouter router;
+    private final WorkerHealthMetrics metrics;
+    /** By worker id, grown as workers are added. */
+    private volatile Member[] members = new Member[0];
+
+    WorkerMembership(ModelRouter router, WorkerHealthMetrics metrics) {
+        this.router = router;
+        this.metrics = metrics;
+    }
+
+    /** Adds worker {@code worker}, whose engine is {@code engine}, and registers it in the router. */
+    void add(int worker, Engine engine) {
+        Member member = new Member(engine);
+        synchronized (this) {
+            Member[] grown = Arrays.copyOf(members, Math.max(members.length, worker + 1));
+            if (grown[worker] != null) {
+                throw new IllegalArgumentException("worker " + worker + " was added already");
             }
-            metrics.tracked(worker);
+            grown[worker] = member;
+            members = grown;
         }
+        member.lock.lock();
+        try {
+            join(worker, member);
+        } finally {
+            member.lock.unlock();
+        }
+        metrics.tracked(worker);
+    }
+
+    /** Takes {@code worker} out of the router for good: health and its scraper never bring it back. */
+    void remove(int worker) {
+        Member member = members[worker];
+        boolean wasUnhealthy;
+        member.lock.lock();
+        try {
+            if (member.removed) {
+                return;
+            }
+            wasUnhealthy = !member.joined;
+            member.removed = true;
+            leave(worker, member);
+        } finally {
+            member.lock.unlock();
+        }
+        metrics.forgotten(worker, wasUnhealthy);
     }
 
     @Override
     public void onUnhealthy(int worker) {
-        locks[worker].lock();
+        Member member = members[worker];
+        member.lock.lock();
         try {
-            joined[worker] = false;
-            int ranks = engines.get(worker).runtimeConfig().dataParallelSize();
-            for (int rank = 0; rank < ranks; rank++) {
-                router.workerLeft(new WorkerWithDpRank(worker, rank));
+            if (member.removed) {
+                return;
             }
+            leave(worker, member);
         } finally {
-            locks[worker].unlock();
+            member.lock.unlock();
         }
         metrics.turnedUnhealthy(worker);
     }
 
     @Override
     public void onRecovered(int worker) {
-        locks[worker].lock();
+        Member member = members[worker];
+        member.lock.lock();
         try {
-            join(worker);
+            if (member.removed) {
+                return;
+            }
+            join(worker, member);
         } finally {
-            locks[worker].unlock();
+            member.lock.unlock();
         }
         metrics.recovered(worker);
     }
@@ -95,26 +128,38 @@ final class WorkerMembership implements WorkerHealth.Listener, TelemetrySink {
     @Override
     public void onCapacity(WorkerWithDpRank rank, long totalKvBlocks) {
         int worker = Math.toIntExact(rank.workerId());
-        locks[worker].lock();
+        Member member = members[worker];
+        member.lock.lock();
         try {
-            published[worker][rank.dpRank()] = totalKvBlocks;
-            if (joined[worker]) {
-                router.workerJoined(rank, engines.get(worker).runtimeConfig().maxNumBatchedTokens(),
+            member.published[rank.dpRank()] = totalKvBlocks;
+            if (member.joined) {
+                router.workerJoined(rank, member.engine.runtimeConfig().maxNumBatchedTokens(),
                     OptionalLong.of(totalKvBlocks));
             }
         } finally {
-            locks[worker].unlock();
+            member.lock.unlock();
         }
     }
 
     /** Under the worker's lock. */
-    private void join(int worker) {
-        EngineRuntimeConfig config = engines.get(worker).runtimeConfig();
+    private void join(int worker, Member member) {
+        EngineRuntimeConfig config = member.engine.runtimeConfig();
         for (int rank = 0; rank < config.dataParallelSize(); rank++) {
-            long blocks = published[worker][rank] > 0 ? published[worker][rank] : config.totalKvBlocks();
+            long blocks = member.published[rank] > 0 ? member.published[rank] : config.totalKvBlocks();
             router.workerJoined(new WorkerWithDpRank(worker, rank), config.maxNumBatchedTokens(),
                 OptionalLong.of(blocks));
         }
-        joined[worker] = true;
+        member.joined = true;
+    }
+
+    /** Under the worker's lock. */
+    private void leave(int worker, Member member) {
+        if (!member.joined) {
+            return;
+        }
+        member.joined = false;
+        for (int rank = 0; rank < member.engine.runtimeConfig().dataParallelSize(); rank++) {
+            router.workerLeft(new WorkerWithDpRank(worker, rank));
+        }
     }
 }

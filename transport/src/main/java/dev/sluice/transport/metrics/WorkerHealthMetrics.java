@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The engine health of one model's workers, as the frontend's health tracker reports it: how many are unhealthy
  * now, and each worker's transitions to unhealthy and back. Written from any thread (the tracker's); read by
- * scrapes. Labels are bounded by the configured workers.
+ * scrapes. Labels are bounded by the workers in the frontend now.
  */
 public final class WorkerHealthMetrics {
     final AtomicLong unhealthy = new AtomicLong();
@@ -31,6 +31,14 @@ public final class WorkerHealthMetrics {
     public void turnedUnhealthy(long workerId) {
         unhealthy.incrementAndGet();
         transitions.computeIfAbsent(workerId, id -> new Transitions()).toUnhealthy.incrementAndGet();
+    }
+
+    /** A worker's engine left the frontend: its counters are no longer exported. */
+    public void forgotten(long workerId, boolean wasUnhealthy) {
+        if (wasUnhealthy) {
+            unhealthy.decrementAndGet();
+        }
+        transitions.remove(workerId);
     }
 
     /** A worker recovered and rejoined the router. */

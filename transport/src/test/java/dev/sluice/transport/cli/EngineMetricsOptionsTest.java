@@ -35,7 +35,7 @@ class EngineMetricsOptionsTest {
         EngineSetup.Remote remote = setup();
 
         assertEquals(new EngineMetricsSettings(Duration.ofSeconds(1), Duration.ofSeconds(5), true), remote.metrics());
-        assertEquals(RemoteEngineOptions.DEFAULT_TOTAL_KV_BLOCKS, remote.engines().getFirst().runtimeConfig()
+        assertEquals(RemoteEngineOptions.DEFAULT_TOTAL_KV_BLOCKS, remote.engines().getFirst().http().runtimeConfig()
             .totalKvBlocks(), "the capacity until the engine says its own");
     }
 
@@ -45,7 +45,7 @@ class EngineMetricsOptionsTest {
             "--engine-connect-timeout", "2s");
 
         assertEquals(new EngineMetricsSettings(Duration.ZERO, Duration.ofSeconds(2), false), remote.metrics());
-        assertEquals(777, remote.engines().getFirst().runtimeConfig().totalKvBlocks());
+        assertEquals(777, remote.engines().getFirst().http().runtimeConfig().totalKvBlocks());
     }
 
     @Test

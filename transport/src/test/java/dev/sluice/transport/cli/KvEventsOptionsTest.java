@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.transport.engine.kv.KvEventSource;
+import dev.sluice.transport.frontend.RemoteEngine;
 import dev.sluice.transport.testing.Await;
 import dev.sluice.transport.testing.ScrapedMetrics;
 import dev.sluice.transport.testing.SluiceProcess;
@@ -14,7 +15,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,14 +40,15 @@ class KvEventsOptionsTest {
 
     @Test
     void shouldPairEachKvEventSourceWithTheEngineUrlOfItsPosition() {
-        Map<Integer, KvEventSource> sources = SluiceMainTest.serve("--engine-url", "http://127.0.0.1:8001",
+        List<Optional<KvEventSource>> sources = SluiceMainTest.serve("--engine-url", "http://127.0.0.1:8001",
             "--engine-url", "http://127.0.0.1:8002", "--engine-kv-events", "none", "--engine-kv-events",
-            "tcp://10.0.0.5:5557,replay=tcp://10.0.0.5:5558,topic=kv-events").remote.setup("m", 16).kvEvents();
+            "tcp://10.0.0.5:5557,replay=tcp://10.0.0.5:5558,topic=kv-events").remote.setup("m", 16).engines()
+            .stream().map(RemoteEngine::kvEvents).toList();
 
-        assertEquals(Map.of(1, new KvEventSource("tcp://10.0.0.5:5557", "tcp://10.0.0.5:5558", "kv-events", 1,
-            KvEventSource.DEFAULT_REPLAY_TIMEOUT)), sources);
-        assertEquals(Map.of(), SluiceMainTest.serve("--engine-url", "http://127.0.0.1:8001").remote.setup("m", 16)
-            .kvEvents());
+        assertEquals(List.of(Optional.empty(), Optional.of(new KvEventSource("tcp://10.0.0.5:5557",
+            "tcp://10.0.0.5:5558", "kv-events", 1, KvEventSource.DEFAULT_REPLAY_TIMEOUT))), sources);
+        assertEquals(List.of(Optional.empty()), SluiceMainTest.serve("--engine-url", "http://127.0.0.1:8001").remote
+            .setup("m", 16).engines().stream().map(RemoteEngine::kvEvents).toList());
     }
 
     @ParameterizedTest

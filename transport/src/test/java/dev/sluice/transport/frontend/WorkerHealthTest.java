@@ -293,4 +293,23 @@ class WorkerHealthTest {
         assertThrows(IllegalArgumentException.class,
             () -> new WorkerHealthSettings(3, Duration.ZERO, Duration.ofSeconds(30)));
     }
+
+    @Test
+    void shouldNeitherProbeNorCountAWorkerThatLeftTheFrontend() {
+        WorkerHealth health = health(1, 100, 1000);
+        fail(health, 0, 1);
+        assertEquals(1, health.unhealthyCount());
+
+        health.forget(0);
+        fail(health, 1, 1);
+        assertEquals(1, health.unhealthyCount(), "only worker 1 counts");
+        assertTrue(health.noneHealthy(), "the one worker still tracked is unhealthy");
+        up[1] = false;
+        timer.advance(100);
+
+        assertEquals(List.of("100 probe 1"), probes, "the forgotten worker is not probed");
+        assertEquals(List.of("0 left 0", "0 left 1"), events, "nor does it rejoin");
+        health.track(2, "http://c:3");
+        assertFalse(health.noneHealthy(), "a worker that joins is healthy");
+    }
 }

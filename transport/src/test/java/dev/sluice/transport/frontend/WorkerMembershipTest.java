@@ -38,13 +38,19 @@ class WorkerMembershipTest {
             engines.add(new HttpEngine(worker, HttpEngineSettings.of("http://127.0.0.1:9", "m", Duration.ofSeconds(1),
                 Duration.ofSeconds(1), config)));
         }
-        membership = new WorkerMembership(router, engines, new WorkerHealthMetrics());
+        membership = new WorkerMembership(router, new WorkerHealthMetrics());
     }
 
     @AfterEach
     void close() {
         router.close();
         engines.forEach(Engine::close);
+    }
+
+    private void joinAll() {
+        for (int worker = 0; worker < engines.size(); worker++) {
+            membership.add(worker, engines.get(worker));
+        }
     }
 
     /** The worker records the router took since the last call. */
@@ -78,7 +84,7 @@ class WorkerMembershipTest {
 
     @Test
     void shouldBookAgainstThePublishedCapacityFromNowOnAndAfterARecovery() {
-        membership.joinAll();
+        joinAll();
         assertEquals(List.of(joined(ZERO, 16_384), joined(ONE, 16_384)), timeless(taken()), "configured at first");
 
         membership.onCapacity(ZERO, 512);
@@ -95,11 +101,29 @@ class WorkerMembershipTest {
 
     @Test
     void shouldPassLoadReportsToTheRouter() {
-        membership.joinAll();
+        joinAll();
         taken();
 
         membership.onLoad(new WorkerLoad(ONE, 40, 2, 3));
         assertEquals(List.of(new JournalRecord.WorkerLoadRecord(0, new WorkerLoad(ONE, 40, 2, 3))),
             timeless(taken()));
+    }
+
+    @Test
+    void shouldNeverBringBackAWorkerThatWasRemoved() {
+        joinAll();
+        taken();
+
+        membership.remove(1);
+        assertEquals(List.of(new JournalRecord.WorkerLeft(0, ONE)), timeless(taken()));
+        membership.onRecovered(1);
+        membership.onCapacity(ONE, 700);
+        membership.remove(1);
+        assertEquals(List.of(), timeless(taken()), "neither a probe nor a scrape nor a second removal");
+
+        membership.onUnhealthy(0);
+        taken();
+        membership.remove(0);
+        assertEquals(List.of(), timeless(taken()), "a worker out of the router already leaves it no second time");
     }
 }

@@ -36,9 +36,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * {@link #probe} asks {@code GET /v1/models} on the caller's thread, through the same client.
  *
  * <p>What a generic OpenAI server does not tell: its capacity ({@link #runtimeConfig} comes from the settings), its
- * load ({@link #load} is this client's own view: the requests it has in flight, nothing about KV blocks) and its
- * KV cache events (none are sent, so a KV-aware router has no cache overlap for remote engines and places on load
- * alone). It is always one data-parallel rank. Thread-safe.
+ * load ({@link #load} is this client's own view: the requests it has in flight, nothing about KV blocks) nor its KV
+ * cache: those come from its metrics and its KV events, which the frontend reads beside it. It is always one
+ * data-parallel rank. Thread-safe.
  */
 public final class HttpEngine implements Engine {
     private final HttpEngineSettings settings;
@@ -113,25 +113,54 @@ public final class HttpEngine implements Engine {
      */
     @Override
     public ProbeResult probe() {
+        Answer<Void> answer = getModels(HttpResponse.BodyHandlers.discarding());
+        if (answer.failure() != null) {
+            return ProbeResult.unreachable(answer.failure());
+        }
+        int status = answer.response().statusCode();
+        return status / 100 == 2 ? ProbeResult.REACHABLE : ProbeResult.unreachable("GET /v1/models answered HTTP "
+            + status);
+    }
+
+    /**
+     * The models the engine serves, from its {@code GET /v1/models} (with the probe's timeouts), or why they could
+     * not be read. On the caller's thread; never throws.
+     */
+    public ModelListing models() {
+        Answer<byte[]> answer = getModels(HttpResponse.BodyHandlers.ofByteArray());
+        if (answer.failure() != null) {
+            return ModelListing.failed(answer.failure());
+        }
+        HttpResponse<byte[]> response = answer.response();
+        return response.statusCode() / 100 == 2 ? ModelListing.parse(response.body())
+            : ModelListing.failed("GET /v1/models answered HTTP " + response.statusCode());
+    }
+
+    /** The response to a {@code GET}, or a client-safe message saying why there is none. */
+    private record Answer<T>(HttpResponse<T> response, String failure) {
+        static <T> Answer<T> failed(String failure) {
+            return new Answer<>(null, failure);
+        }
+    }
+
+    private <T> Answer<T> getModels(HttpResponse.BodyHandler<T> body) {
         if (closed) {
-            return ProbeResult.unreachable("the engine is closed");
+            return Answer.failed("the engine is closed");
         }
         HttpRequest request = HttpRequest.newBuilder(settings.modelsUri()).timeout(settings.connectTimeout())
             .header("accept", "application/json").GET().build();
         try {
-            int status = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-            return status / 100 == 2 ? ProbeResult.REACHABLE
-                : ProbeResult.unreachable("GET /v1/models answered HTTP " + status);
+            return new Answer<>(client.send(request, body), null);
         } catch (HttpConnectTimeoutException | ConnectException e) {
-            return ProbeResult.unreachable(UpstreamFailure.beforeResponse(e, settings.connectTimeout()).message());
+            return Answer.failed(UpstreamFailure.beforeResponse(e, settings.connectTimeout()).message());
         } catch (HttpTimeoutException e) {
-            return ProbeResult.unreachable("GET /v1/models got no answer within "
+            return Answer.failed("GET /v1/models got no answer within "
                 + UpstreamFailure.describe(settings.connectTimeout()));
         } catch (IOException e) {
-            return ProbeResult.unreachable("GET /v1/models failed: " + e);
+            return Answer.failed("GET /v1/models failed: " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return ProbeResult.unreachable("the probe was interrupted");
+            return Answer.failed("the probe was interrupted");
         }
     }
 
