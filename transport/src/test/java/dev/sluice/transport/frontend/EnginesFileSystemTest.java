@@ -46,8 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One frontend serving two models from an engines file, in front of mock engines over loopback HTTP: each model has
  * its own router and engines; engines added to the file take traffic (and their KV events reach the router), engines
- * removed take no new traffic while their running requests finish, and a file that is not valid changes nothing. Reloads are driven by the test
- * ({@link EnginesFileWatcher#poll}), not by the watcher's clock.
+ * removed take no new traffic while their running requests finish, and a file that is not valid changes nothing.
+ * Reloads are driven by the test ({@link EnginesFileWatcher#poll}), not by the watcher's clock.
  */
 class EnginesFileSystemTest {
     private static final ObjectMapper JSON = new ObjectMapper();
