@@ -28,7 +28,8 @@ final class PluginSectionReader {
             throw typeValue.error("request_classifier type 'default' is reserved; omit request_classifier to use"
                 + " Dynamo's pass-through classifier");
         }
-        return new PluginSection(type, parameters(map, "request_classifier parameters must be a YAML mapping"));
+        return new PluginSection(type, parameters(map, "request_classifier parameters must be a YAML mapping"),
+            new PluginSection.Position(typeValue, map.raw("parameters")));
     }
 
     /**

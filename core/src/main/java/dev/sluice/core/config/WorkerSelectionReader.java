@@ -63,9 +63,11 @@ final class WorkerSelectionReader {
             throw nameValue.error("worker_selection instance name 'default' is reserved for Dynamo's built-in"
                 + " selector");
         }
-        String type = map.require("type").identifier("worker_selection policy type");
+        YamlValue typeValue = map.require("type");
+        String type = typeValue.identifier("worker_selection policy type");
         PluginSection plugin = new PluginSection(type, PluginSectionReader.parameters(map,
-            "worker_selection instance " + KeyPath.quote(name) + " parameters must be a YAML mapping"));
+            "worker_selection instance " + KeyPath.quote(name) + " parameters must be a YAML mapping"),
+            new PluginSection.Position(typeValue, map.raw("parameters")));
         return new WorkerSelectionConfig.Instance(name, plugin);
     }
 }

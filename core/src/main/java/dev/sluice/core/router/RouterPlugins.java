@@ -96,18 +96,28 @@ public final class RouterPlugins implements RouterPluginRegistry {
         if (section.isEmpty()) {
             return Optional.empty();
         }
-        String type = section.get().type();
-        RequestClassifierProvider provider = classifiers.require(type);
+        PluginSection plugin = section.get();
+        RequestClassifierProvider provider;
         try {
-            RequestClassifierFactory factory = provider.provide(
-                new RequestClassifierParameters(section.get().parameters()));
+            provider = classifiers.require(plugin.type());
+        } catch (RegistryException e) {
+            throw positioned(e, plugin.atType(e.getMessage()));
+        }
+        try {
+            RequestClassifierFactory factory = provider.provide(new RequestClassifierParameters(plugin.parameters()));
             if (factory == null) {
                 throw new ProviderException("provider returned no factory");
             }
             return Optional.of(factory);
         } catch (ProviderException | RuntimeException e) {
-            throw classifiers.providerError(type, e);
+            RegistryException error = classifiers.providerError(plugin.type(), e);
+            throw positioned(error, plugin.atParameters(error.getMessage()));
         }
+    }
+
+    /** {@code e} with {@code message}: the same error, located in the policy file when its section came from one. */
+    private static RegistryException positioned(RegistryException e, String message) {
+        return new RegistryException(e.kind(), e.type(), message, e.getCause());
     }
 
     /**
@@ -138,18 +148,23 @@ public final class RouterPlugins implements RouterPluginRegistry {
             throw new RegistryException(RegistryException.Kind.UNKNOWN_TYPE, null,
                 "worker_selection " + role + " \"" + name + "\" does not name a configured instance", null);
         }
-        String type = instance.plugin().type();
-        WorkerSelectorProvider provider = type.equals(DEFAULT_TYPE)
-            ? DefaultSelectorProvider.INSTANCE : selectors.require(type);
+        PluginSection plugin = instance.plugin();
+        WorkerSelectorProvider provider;
         try {
-            WorkerSelectorFactory factory = provider.provide(
-                new WorkerSelectorParameters(instance.plugin().parameters()));
+            provider = plugin.type().equals(DEFAULT_TYPE) ? DefaultSelectorProvider.INSTANCE
+                : selectors.require(plugin.type());
+        } catch (RegistryException e) {
+            throw positioned(e, plugin.atType(e.getMessage()));
+        }
+        try {
+            WorkerSelectorFactory factory = provider.provide(new WorkerSelectorParameters(plugin.parameters()));
             if (factory == null) {
                 throw new ProviderException("provider returned no factory");
             }
             return factory;
         } catch (ProviderException | RuntimeException e) {
-            throw selectors.providerError(type, e);
+            RegistryException error = selectors.providerError(plugin.type(), e);
+            throw positioned(error, plugin.atParameters(error.getMessage()));
         }
     }
 }
