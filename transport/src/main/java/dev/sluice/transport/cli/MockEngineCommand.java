@@ -66,6 +66,12 @@ final class MockEngineCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         MockEngineSettings settings;
         try {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("--port must be 0..65535 (0: any free port), was " + port);
+            }
+            if (defaultMaxTokens < 0) {
+                throw new IllegalArgumentException("--default-max-tokens must be >= 0, was " + defaultMaxTokens);
+            }
             if (kvEvents == null && kvEventsReplay != null) {
                 throw new IllegalArgumentException("--kv-events-replay needs --kv-events");
             }

@@ -41,13 +41,27 @@ final class MockerOptions {
         + "(default: ${DEFAULT-VALUE}).")
     long seed;
 
-    /** The engine settings; throws {@link IllegalArgumentException} naming a bad option. */
+    /** The engine settings; throws {@link IllegalArgumentException} naming the first option out of range. */
     SimEngineContext engine() {
+        check(numGpuBlocks >= 1 && numGpuBlocks <= Integer.MAX_VALUE / 4, "--num-gpu-blocks-override must be 1.."
+            + Integer.MAX_VALUE / 4 + " blocks, was " + numGpuBlocks);
+        check(blockSize >= 1, "--block-size must be >= 1 token, was " + blockSize);
+        check(maxNumSeqs >= 1, "--max-num-seqs must be >= 1, was " + maxNumSeqs);
+        check(maxNumBatchedTokens >= 1, "--max-num-batched-tokens must be >= 1 token, was " + maxNumBatchedTokens);
+        check(speedupRatio > 0 && Double.isFinite(speedupRatio), "--speedup-ratio must be a finite number > 0, was "
+            + speedupRatio);
+        check(dpSize >= 1 && dpSize <= 1024, "--dp-size must be 1..1024, was " + dpSize);
         SimEngineContext engine = new SimEngineContext().numGpuBlocks(numGpuBlocks).blockSize(blockSize)
             .maxNumSeqs(maxNumSeqs).maxNumBatchedTokens(maxNumBatchedTokens).speedupRatio(speedupRatio)
             .enablePrefixCaching(enablePrefixCaching).enableChunkedPrefill(enableChunkedPrefill).dpSize(dpSize)
             .seed(seed);
         engine.validate();
         return engine;
+    }
+
+    private static void check(boolean valid, String message) {
+        if (!valid) {
+            throw new IllegalArgumentException(message);
+        }
     }
 }

@@ -271,9 +271,39 @@ final class ServeCommand implements Callable<Integer> {
                 }
             }
         }
+        if (port < 0 || port > 65_535) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--http-port must be 0..65535 (0: any free port), was " + port);
+        }
+        if (maxBodyBytes < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--max-body-bytes must be >= 1, was " + maxBodyBytes);
+        }
+        if (defaultMaxTokens < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--default-max-tokens must be >= 0 (0: max_tokens required), was " + defaultMaxTokens);
+        }
+        if (gracePeriod.isNegative()) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--grace-period must not be negative, was " + gracePeriod);
+        }
+        nonNegative("--kv-overlap-score-weight", overlapWeight);
+        nonNegative("--router-temperature", temperature);
+        try {
+            mocker.engine();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         if (simWorkers < 1 || simWorkers > 1024) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--sim-workers must be between 1 and 1024, was " + simWorkers);
+        }
+    }
+
+    private void nonNegative(String option, double value) {
+        if (!Double.isFinite(value) || value < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                option + " must be a finite number >= 0, was " + value);
         }
     }
 }

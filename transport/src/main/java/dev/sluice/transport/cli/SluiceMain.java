@@ -1,13 +1,14 @@
 package dev.sluice.transport.cli;
 
+import java.io.PrintWriter;
 import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * The {@code sluice} command line: the built-in commands, and those other modules add through
- * {@link SubcommandProvider} ({@code simulate}, when perf is on the classpath). Usage errors exit with 2, failures
- * with 1.
+ * {@link SubcommandProvider} ({@code simulate}, when perf is on the classpath). Usage errors print their message and
+ * a one-line hint ({@code Try 'sluice serve --help' ...}) and exit with 2; failures exit with 1.
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceMain.Version.class,
     description = "Admission control for LLM inference serving.")
@@ -38,8 +39,23 @@ public final class SluiceMain implements Runnable {
         cli.addSubcommand(new JournalCommand());
         cli.addSubcommand(new ReplayCommand());
         cli.addSubcommand(new CommandLine.HelpCommand());
+        cli.setParameterExceptionHandler(SluiceMain::usageError);
         // Set last: picocli applies it to the subcommands present when it is called.
         return cli.setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    /**
+     * A usage error: the message, picocli's suggestions for a mistyped option or command, and a one-line hint at the
+     * command's help, instead of the whole help, which would scroll the message away. Exit status 2.
+     */
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine command = e.getCommandLine();
+        PrintWriter err = command.getErr();
+        err.println("sluice: " + e.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+        err.println("Try '" + command.getCommandSpec().qualifiedName() + " --help' for more information.");
+        err.flush();
+        return command.getCommandSpec().exitCodeOnInvalidInput();
     }
 
     public static void main(String[] args) {
