@@ -8,8 +8,10 @@
 # Usage: perf/http-overhead.sh OUT_DIR [SECONDS] [RATES, default 500,2000]; needs perf/target/benchmarks.jar
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
+# OUT_DIR is the caller's (relative to where this is called from); the rest runs in the checkout.
+mkdir -p "$1"
+out="$(cd "$1" && pwd)"
 cd "$SLUICE_ROOT"
-out="$1"
 secs="${2:-8}"
 rates="${3:-500,2000}"
 mkdir -p "$out"

@@ -165,12 +165,22 @@ public final class HttpDemo {
         }
         String dir = displayed(directory.toAbsolutePath());
         out.printf("  journal      %s%n", dir);
-        out.printf("               scripts/sluice journal show %s --request chat-1%n", dir);
-        out.printf("               scripts/sluice journal stats %s   |   scripts/sluice journal verify %s%n", dir, dir);
-        out.printf("               scripts/sluice replay %s --verify%n", dir);
+        String sluice = script();
+        out.printf("               %s journal show %s --request chat-1%n", sluice, dir);
+        out.printf("               %s journal stats %s   |   %s journal verify %s%n", sluice, dir, sluice, dir);
+        out.printf("               %s replay %s --verify%n", sluice, dir);
         out.println("               (replays every input, the engines' KV-cache events included, on a virtual clock,"
             + " and reports");
         out.println("               any decision it does not reproduce)");
+    }
+
+    /**
+     * The command that runs sluice as the user called it ({@code scripts/sluice} from the checkout,
+     * {@code ../sluice/scripts/sluice} from elsewhere), which {@code scripts/sluice} passes as {@code sluice.script}:
+     * the commands the demo prints then run as printed, from the directory it was run in.
+     */
+    static String script() {
+        return System.getProperty("sluice.script", "scripts/sluice");
     }
 
     /** Relative to the working directory when inside it: shorter, and what the user typed. */

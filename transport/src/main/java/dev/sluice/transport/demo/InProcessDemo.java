@@ -139,9 +139,10 @@ public final class InProcessDemo {
         String dir = HttpDemo.displayed(journal.directory());
         out.printf("  journal      %s: %d records written, %d lost%n", dir, journal.recordsWritten(),
             journal.recordsDropped());
-        out.printf("               scripts/sluice journal show %s --request chat-1%n", dir);
-        out.printf("               scripts/sluice journal stats %s   |   scripts/sluice journal verify %s%n", dir, dir);
-        out.printf("               scripts/sluice replay %s --verify   |   scripts/sluice replay %s"
-            + " --router-policy-config other.yaml%n", dir, dir);
+        String sluice = HttpDemo.script();
+        out.printf("               %s journal show %s --request chat-1%n", sluice, dir);
+        out.printf("               %s journal stats %s   |   %s journal verify %s%n", sluice, dir, sluice, dir);
+        out.printf("               %s replay %s --verify   |   %s replay %s --router-policy-config other.yaml%n",
+            sluice, dir, sluice, dir);
     }
 }
