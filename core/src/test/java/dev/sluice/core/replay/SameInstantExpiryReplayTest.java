@@ -19,6 +19,7 @@ import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.core.testing.SteppedRouter;
 import dev.sluice.core.testing.TestClocks;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -48,6 +49,35 @@ class SameInstantExpiryReplayTest {
 
     @Test
     void shouldExpireQueuedRequestsBeforeTheInstantsInputsAndReplayTheirRetryAfter() throws Exception {
+        JournalRun run = record(dir);
+        // a1 leaves a2 behind it (one request: 2 s), a2 nothing (at least one interval: 2 s); x came after both.
+        assertEquals(List.of(2 * S, 2 * S), retryAfters(run.records()), "live Retry-After of a1, a2");
+        DecisionComparison.Result result = ReplayVerifier.verify(run);
+        assertEquals(List.of(), result.differences());
+    }
+
+    @Test
+    void shouldNameTheFieldThatDiffersWithBothValues() throws Exception {
+        JournalRun run = record(dir);
+        List<JournalRecord> tampered = new ArrayList<>(run.records());
+        int at = tampered.indexOf(tampered.stream().filter(r -> r instanceof JournalRecord.Rejected).findFirst()
+            .orElseThrow());
+        JournalRecord.Rejected original = (JournalRecord.Rejected) tampered.get(at);
+        JournalRecord.Error e = original.error();
+        tampered.set(at, new JournalRecord.Rejected(original.timeNs(), original.lifecycleId(), original.stage(),
+            new JournalRecord.Error(e.errorClass(), e.reason(), e.publicMessage(), e.diagnostic(), e.httpStatus(),
+                e.overloadStatus(), 4 * S)));
+        List<Difference> differences = ReplayVerifier.verify(JournalRun.of(1, run.header(), tampered)).differences();
+        assertEquals(1, differences.size(), differences.toString());
+        Difference difference = differences.get(0);
+        assertEquals(List.of(new Difference.Field("error.retryAfterNanos", "4000000000", "2000000000")),
+            difference.fields());
+        assertEquals("a1", difference.requestId());
+        assertEquals("request a1 (lifecycle " + difference.lifecycleId() + "): record #4 (Rejected at +3.000000 s)"
+            + " differs in error.retryAfterNanos recorded 4000000000, replayed 2000000000", difference.toString());
+    }
+
+    private static JournalRun record(Path dir) throws Exception {
         Map<String, Long> dueAt = Map.of("a1", START + 3 * S, "a2", START + 3 * S, "x", START + 10 * S);
         RequestClassifier budgets = new RequestClassifier() {
             @Override
@@ -83,11 +113,7 @@ class SameInstantExpiryReplayTest {
                 r.step();
             }
         }
-        JournalRun run = JournalRun.read(dir, null).get(0);
-        // a1 leaves a2 behind it (one request: 2 s), a2 nothing (at least one interval: 2 s); x came after both.
-        assertEquals(List.of(2 * S, 2 * S), retryAfters(run.records()), "live Retry-After of a1, a2");
-        DecisionComparison.Result result = ReplayVerifier.verify(run);
-        assertEquals(List.of(), result.differences());
+        return JournalRun.read(dir, null).get(0);
     }
 
     private static List<Long> retryAfters(List<JournalRecord> records) {

@@ -74,7 +74,8 @@ class ReplayTest {
             WorkerWithDpRank.of(99)));
         DecisionComparison.Result result = ReplayVerifier.verify(JournalRun.of(1, run.header(), tampered));
         assertEquals(1, result.differences().size(), result.differences().toString());
-        assertTrue(result.differences().get(0).contains("worker 99/0"), result.differences().get(0));
+        assertTrue(result.differences().get(0).toString().contains("worker recorded worker 99/0, replayed worker"),
+            result.differences().get(0).toString());
     }
 
     @Test
