@@ -6,17 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.audit.JournalRun;
 import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalRecord;
 import dev.sluice.core.replay.DecisionComparison;
 import dev.sluice.core.replay.ReplayVerifier;
+import dev.sluice.core.replay.RetimedReplay;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,9 +84,32 @@ class ReplayTest {
     }
 
     @Test
-    void shouldRebuildTheArrivalsAndFleetForAWhatIf() {
-        assertEquals(run.lifecycles().size(), WhatIfReplay.arrivals(run).size());
-        assertEquals(3, WhatIfReplay.fleet(run).workers());
-        assertEquals(2048, WhatIfReplay.fleet(run).maxNumBatchedTokens());
+    void shouldReproduceTheRecordedDecisionsInAWhatIfUnderTheRecordedPolicy() throws Exception {
+        RouterPolicyConfig policy = RetimedReplay.recordedPolicy(run);
+        WhatIfReplay whatIf = WhatIfReplay.of(run, InProcessDemo.sessionTurnClassifier(), policy,
+            InProcessDemo.sessionTurnClassifier(), "same.yaml");
+        assertEquals(List.of(), whatIf.check().differences());
+        assertTrue(whatIf.reproduced());
+        // The what-if under the same policy is the recording, figure for figure, parks included.
+        assertEquals(text(whatIf.recorded()), text(whatIf.other()));
+        assertTrue(whatIf.recorded().classes().values().stream().mapToLong(f -> f.count(
+            RunFigures.ClassFigures.PARKED)).sum() > 0, "the recording parks agent turns");
+        assertEquals(0, whatIf.whatIf().estimated());
+        assertEquals(0, whatIf.whatIf().elsewhere());
+        StringWriter out = new StringWriter();
+        whatIf.print(new PrintWriter(out));
+        assertTrue(out.toString().contains("model check: the recorded policy on the recorded service times"
+            + " reproduces all " + whatIf.check().decisions() + " recorded decisions"), out.toString());
+        assertTrue(out.toString().contains("model limits:"), out.toString());
+        // Only the heading names both policies; no figure changes under the same one.
+        assertEquals(1, out.toString().split(" → ", -1).length - 1, out.toString());
+    }
+
+    private static String text(RunFigures figures) {
+        StringBuilder text = new StringBuilder(figures.rejections().toString());
+        figures.classes().forEach((name, f) -> text.append(name).append(Arrays.toString(f.counts()))
+            .append(f.ms(f.queueWaitUs(), 50)).append(f.ms(f.queueWaitUs(), 99)).append(f.ms(f.ttftUs(), 50))
+            .append(f.ms(f.ttftUs(), 99)));
+        return text.toString();
     }
 }
