@@ -58,7 +58,8 @@ public final class RetimedReplay {
     /**
      * How the recording's router was stepped at each instant. A router on a real clock runs one duty cycle per
      * instant (its next cycle has another time), so what one cycle's end hands its inbox (a wake-up caused by a
-     * dispatch, or by an expiry in a journal of an older router) waits for a later instant; a simulation on a virtual clock runs cycles until idle.
+     * dispatch, or by an expiry in a journal of an older router) waits for a later instant; a simulation on a
+     * virtual clock runs cycles until idle.
      */
     public enum Stepping {
         ONE_CYCLE("one duty cycle per instant (a router on a real clock)"),
