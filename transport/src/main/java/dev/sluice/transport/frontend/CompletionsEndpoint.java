@@ -43,6 +43,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class CompletionsEndpoint implements Handler {
     private static final AtomicLong IDS = new AtomicLong();
+    /** A request still running when the grace period of a shutdown ends: its engine request is stopped. */
+    private static final OpenAiException SHUTTING_DOWN = new OpenAiException(503, "The server is shutting down and "
+        + "the request did not finish within its grace period", null, "shutting_down");
     /** The router's rejection reason when it has no worker to place a request on. */
     private static final String NO_WORKERS = "no_endpoints";
 
@@ -85,7 +88,7 @@ final class CompletionsEndpoint implements Handler {
             request = reader.read(endpoint, RequestBody.read(req, maxBodyBytes));
             served = models.get(request.model());
             if (served == null) {
-                throw new OpenAiException(400, "invalid_request_error", "The model `" + request.model()
+                throw new OpenAiException(404, "The model `" + request.model()
                     + "` is not served here; this frontend serves " + served(), "model", "model_not_found");
             }
             prompt = encode(request, served.serving().model().prompts());
@@ -122,7 +125,12 @@ final class CompletionsEndpoint implements Handler {
             }
             return;
         }
-        serve(res, model, request, requestId, prompt, lifecycle, ticket);
+        model.answering().incrementAndGet();
+        try {
+            serve(res, model, request, requestId, prompt, lifecycle, ticket);
+        } finally {
+            model.answering().decrementAndGet();
+        }
     }
 
     /** The models served, for the client's error: {@code `a`, `b`}. */
@@ -154,7 +162,7 @@ final class CompletionsEndpoint implements Handler {
                 request.maxTokens(), ticket.worker().dpRank(), prompt.text()), queue);
         } catch (RuntimeException e) {
             router.aborted(lifecycle, e);
-            ErrorResponses.send(res, new OpenAiException(503, "service_unavailable", "the engine is unavailable",
+            ErrorResponses.send(res, new OpenAiException(503, "the engine is unavailable",
                 null, "engine_unavailable"));
             return;
         }
@@ -176,7 +184,8 @@ final class CompletionsEndpoint implements Handler {
             }
         };
         try {
-            CompletionResponder.respond(res, header, request, queue, hooks, CompletionsEndpoint::engineError);
+            CompletionResponder.respond(res, header, request, queue, hooks, failed -> model.stopping()
+                ? SHUTTING_DOWN : engineError(failed));
         } catch (IOException | UncheckedIOException e) {
             stream.cancel();
             if (!reported[0]) {
@@ -233,12 +242,12 @@ final class CompletionsEndpoint implements Handler {
     private static OpenAiException engineError(EngineQueue.Failed failed) {
         String message = failed.message();
         return switch (failed.kind()) {
-            case REJECTED -> new OpenAiException(400, "invalid_request_error", message, null, "engine_rejected");
-            case UNAVAILABLE -> new OpenAiException(503, "service_unavailable", message, null, "engine_unavailable");
-            case TIMEOUT -> new OpenAiException(504, "timeout", message, null, "engine_timeout");
-            case MISCONFIGURED -> new OpenAiException(502, "internal_error", "sluice is misconfigured for its engine: "
+            case REJECTED -> new OpenAiException(400, message, null, "engine_rejected");
+            case UNAVAILABLE -> new OpenAiException(503, message, null, "engine_unavailable");
+            case TIMEOUT -> new OpenAiException(504, message, null, "engine_timeout");
+            case MISCONFIGURED -> new OpenAiException(502, "sluice is misconfigured for its engine: "
                 + message, null, "engine_misconfigured");
-            case FAILED -> new OpenAiException(502, "internal_error", "the engine failed the request: " + message,
+            case FAILED -> new OpenAiException(502, "the engine failed the request: " + message,
                 null, "engine_error");
         };
     }
