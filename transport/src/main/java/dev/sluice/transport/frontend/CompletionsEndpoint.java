@@ -16,6 +16,7 @@ import dev.sluice.transport.tokenize.EncodedPrompt;
 import dev.sluice.transport.tokenize.PromptEncoder;
 import dev.sluice.transport.tokenize.PromptException;
 import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -46,6 +48,8 @@ final class CompletionsEndpoint implements Handler {
     /** A request still running when the grace period of a shutdown ends: its engine request is stopped. */
     private static final OpenAiException SHUTTING_DOWN = new OpenAiException(503, "The server is shutting down and "
         + "the request did not finish within its grace period", null, "shutting_down");
+    static final HeaderName DECISION = HeaderNames.create("x-sluice-decision");
+    static final HeaderName POLICY_CLASS = HeaderNames.create("x-sluice-policy-class");
     /** The router's rejection reason when it has no worker to place a request on. */
     private static final String NO_WORKERS = "no_endpoints";
 
@@ -116,6 +120,7 @@ final class CompletionsEndpoint implements Handler {
             Thread.currentThread().interrupt();
             return;
         }
+        decision(res, ticket);
         if (ticket.error() != null) {
             if (model.health().noneHealthy() && NO_WORKERS.equals(ticket.error().reason())) {
                 // The router has no workers because every engine failed: say so, and when a probe is next due.
@@ -130,6 +135,19 @@ final class CompletionsEndpoint implements Handler {
             serve(res, model, request, requestId, prompt, lifecycle, ticket);
         } finally {
             model.answering().decrementAndGet();
+        }
+    }
+
+    /**
+     * Tells the client what admission decided: {@code x-sluice-decision} ({@code dispatched; waited_ms=12.5} from
+     * its arrival at the router to its dispatch, or {@code rejected; code=deadline_exceeded}) and
+     * {@code x-sluice-policy-class}, the class it was admitted or rejected under (absent when it had none).
+     */
+    private static void decision(ServerResponse res, AdmissionTicket ticket) {
+        res.header(DECISION, ticket.error() != null ? "rejected; code=" + ticket.error().reason()
+            : String.format(Locale.ROOT, "dispatched; waited_ms=%.1f", ticket.waitedNanos() / 1e6));
+        if (ticket.policyClass() != null) {
+            res.header(POLICY_CLASS, ticket.policyClass());
         }
     }
 

@@ -8,11 +8,11 @@ import io.helidon.http.Status;
  * README's "Errors" section shows it):
  *
  * <pre>
- *   400 404 409 413 415 431 505  invalid_request_error      500 501  internal_error
- *   401                          authentication_error       502      upstream_error
- *   403                          permission_error           503      service_unavailable
- *   429                          rate_limit_error           504      timeout
- *   529                          overloaded_error           other    invalid_request_error below 500, else internal_error
+ *   400 404 409 413 415 431 505  invalid_request_error    500 501  internal_error
+ *   401                          authentication_error     502      upstream_error
+ *   403                          permission_error         503      service_unavailable
+ *   429                          rate_limit_error         504      timeout
+ *   529                          overloaded_error         others   below 500 invalid_request_error, else internal
  * </pre>
  */
 public final class OpenAiException extends Exception {
