@@ -45,9 +45,12 @@ public final class JournalStats {
         return figures.total();
     }
 
-    /** {@code reason (status)} to class to count. */
+    /** {@code reason (status)} to class to count, both sorted as {@link #byClass}. */
     public Map<String, Map<String, Long>> rejectionsByReason() {
-        return figures.rejectionsByReason();
+        Map<String, Map<String, Long>> reasons = new TreeMap<>();
+        byClass().forEach((name, f) -> f.rejections().forEach((reason, count) ->
+            reasons.computeIfAbsent(reason, r -> new java.util.LinkedHashMap<>()).put(name, count)));
+        return reasons;
     }
 
     public void print(PrintWriter out) {

@@ -36,14 +36,13 @@ public final class RequestFigures {
 
     /** The definitions, one line each, as printed under the tables. */
     public static final List<String> DEFINITIONS = List.of(
-        "class: the policy class a request was last queued in or turned away from by its queue; " + NO_CLASS
-            + " if it ended before one",
-        "arrived: seen by the router (refused included); queued: joined its class's queue; admitted: dispatched to"
-            + " a worker",
-        "rejected: an error answer before dispatch (refused included); aborted: the client left, or dispatch or"
-            + " streaming failed",
-        "queue wait: first enqueue to first dispatch; TTFT: ingress to the first response item (streamed or not);"
-            + " router clock");
+        "class: the one a request was last queued in or turned away from by its queue, else " + NO_CLASS,
+        "arrived: seen by the router (refused included); queued: joined its class's queue",
+        "admitted: dispatched to a worker; deferred, parked: by the classifier, at least once",
+        "rejected: an error answer before dispatch (refused included)",
+        "aborted: the client left, or dispatch or streaming failed",
+        "queue wait: first enqueue to first dispatch; TTFT: ingress to the first response item",
+        "  (streamed or not); both on the router's clock");
 
     /** How a request ended. */
     public enum Outcome {
