@@ -81,7 +81,8 @@ final class JournalJson {
             }
             case JournalRecord.Enqueued q -> e.put("policy_class", q.policyClass()).put("cost_tokens", q.costTokens())
                 .put("cached_tokens", q.cachedTokens());
-            case JournalRecord.Dispatched d -> e.put("worker", d.worker().workerId()).put("dp_rank", d.worker().dpRank());
+            case JournalRecord.Dispatched d -> e.put("worker", d.worker().workerId())
+                .put("dp_rank", d.worker().dpRank());
             case JournalRecord.Completed c -> e.put("context_tokens", c.contextTokens());
             case JournalRecord.Rejected x -> error(e.put("stage", stage(x.stage())), x.error());
             case JournalRecord.Refused x -> error(e, x.error());

@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The router's side of each demo request, by request id: the policy class it was queued in or turned away from,
  * whether the classifier deferred or parked it, when it arrived, was first enqueued, dispatched and responded
  * (scheduler time), and every terminal event (there must be exactly one); {@link #figures} turns them into the
- * {@link RequestFigures} that {@code journal stats} computes from the journal of the same run. A scheduler observer: written on the scheduler thread only; it allocates per request,
- * acceptable for a demo and the reason no server uses it. Read {@link #trace} and {@link #traces} only after the
+ * {@link RequestFigures} that {@code journal stats} computes from the journal of the same run. A scheduler
+ * observer: written on the scheduler thread only; it allocates per request, acceptable for a demo and the reason no
+ * server uses it. Read {@link #trace} and {@link #traces} only after the
  * router has stopped (the frontend closed, or the simulation ended).
  */
 final class ClassTally implements SchedulerObserver {

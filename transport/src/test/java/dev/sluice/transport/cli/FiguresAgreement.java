@@ -32,8 +32,8 @@ final class FiguresAgreement {
 
     /** The HTTP demo's rows: class, sent, queued, admitted, deferred, parked, completed, rejected, aborted, ... */
     static List<Row> httpRows(String output) {
-        Pattern row = Pattern.compile("^    (\\S.*?) +\\d+ +(\\d+) +(\\d+) +(\\d+) +(\\d+) +(\\d+) +(\\d+) +(\\d+) +\\d+ +"
-            + LATENCY + " +" + LATENCY + "$");
+        Pattern row = Pattern.compile("^    (\\S.*?) +\\d+ +(\\d+) +(\\d+) +(\\d+) +(\\d+) +(\\d+) +(\\d+) +(\\d+)"
+            + " +\\d+ +" + LATENCY + " +" + LATENCY + "$");
         return rows(output, row, "queued", "admitted", "deferred", "parked", "completed", "rejected", "aborted",
             "queue wait", "ttft");
     }
