@@ -65,7 +65,7 @@ final class ServiceTimes {
         Map<String, List<long[]>> samples = new HashMap<>();
         List<long[]> all = new ArrayList<>();
         for (Lifecycle lifecycle : run.lifecycles().values()) {
-            String name = lifecycle.policyClass();
+            String name = lifecycle.policyClass(run);
             classes.put(lifecycle.id(), name);
             long[] sample = sample(lifecycle, segments.get(lifecycle.id()));
             if (sample != null) {

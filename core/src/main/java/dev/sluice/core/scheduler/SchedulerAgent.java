@@ -76,7 +76,7 @@ public final class SchedulerAgent implements Agent {
         this.periodic = parts.periodic();
         this.watchdog = watchdog;
         this.nowNs = clock.nanoTime();
-        this.lifecycles = new LifecycleTable(signals, counters, parts.maxLiveRequests());
+        this.lifecycles = new LifecycleTable(signals, counters, parts.maxLiveRequests(), parts.profile());
         this.queues = new PolicyQueues(parts.profile());
         this.deferrals = new Deferrals(signals, counters, parts.maxDeferrals());
         this.timers = new Timers(nowNs);

@@ -66,7 +66,7 @@ class SameInstantExpiryReplayTest {
         JournalRecord.Error e = original.error();
         tampered.set(at, new JournalRecord.Rejected(original.timeNs(), original.lifecycleId(), original.stage(),
             new JournalRecord.Error(e.errorClass(), e.reason(), e.publicMessage(), e.diagnostic(), e.httpStatus(),
-                e.overloadStatus(), 4 * S)));
+                e.overloadStatus(), 4 * S), original.classIndex()));
         List<Difference> differences = ReplayVerifier.verify(JournalRun.of(1, run.header(), tampered)).differences();
         assertEquals(1, differences.size(), differences.toString());
         Difference difference = differences.get(0);

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.core.audit.JournalRun;
+import dev.sluice.core.audit.JournalStats;
+import dev.sluice.core.audit.RequestFigures;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.replay.DecisionComparison;
@@ -13,8 +15,11 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.ToLongFunction;
+import org.HdrHistogram.Histogram;
 
 /**
  * What another configuration would have done to a recorded run ({@code sluice replay DIR --router-policy-config}):
@@ -26,9 +31,20 @@ import java.util.TreeSet;
  * @param whatIf the retimed replay under the other configuration.
  * @param notes  what the model could not know, each with how often it mattered.
  */
-public record WhatIfReplay(JournalRun run, String recordedName, String otherName, RunFigures recorded,
-                           RunFigures other, DecisionComparison.Result check, RetimedReplay.Result whatIf,
+public record WhatIfReplay(JournalRun run, String recordedName, String otherName, JournalStats recorded,
+                           JournalStats other, DecisionComparison.Result check, RetimedReplay.Result whatIf,
                            List<String> notes) {
+    /** The columns: each a name and how to read it from a class's figures. */
+    private static final List<Map.Entry<String, ToLongFunction<RequestFigures.ClassFigures>>> COUNTS = List.of(
+        Map.entry("arrived", RequestFigures.ClassFigures::arrived),
+        Map.entry("queued", RequestFigures.ClassFigures::queued),
+        Map.entry("admitted", RequestFigures.ClassFigures::admitted),
+        Map.entry("deferred", RequestFigures.ClassFigures::deferred),
+        Map.entry("parked", RequestFigures.ClassFigures::parked),
+        Map.entry("completed", f -> f.count(RequestFigures.Outcome.COMPLETED)),
+        Map.entry("rejected", f -> f.count(RequestFigures.Outcome.REJECTED)),
+        Map.entry("aborted", f -> f.count(RequestFigures.Outcome.ABORTED)));
+
 
     /** Replays {@code run} under the recorded configuration (the check) and under {@code other}. */
     public static WhatIfReplay of(JournalRun run, RequestClassifierFactory recordedClassifier,
@@ -37,9 +53,9 @@ public record WhatIfReplay(JournalRun run, String recordedName, String otherName
         RetimedReplay.Check calibrated = RetimedReplay.check(run, recordedClassifier);
         DecisionComparison.Result check = calibrated.comparison();
         RetimedReplay.Result whatIf = RetimedReplay.run(run, other, otherClassifier, calibrated.replay().stepping());
-        RunFigures figures = RunFigures.of(JournalRun.of(run.index(), run.header(), whatIf.records()));
-        return new WhatIfReplay(run, run.header().policySource(), otherName, RunFigures.of(run), figures, check,
-            whatIf, notes(check, whatIf));
+        JournalStats figures = new JournalStats().add(JournalRun.of(run.index(), run.header(), whatIf.records()));
+        return new WhatIfReplay(run, run.header().policySource(), otherName, new JournalStats().add(run), figures,
+            check, whatIf, notes(check, whatIf));
     }
 
     /** True when the model reproduced the recorded decisions under the recorded configuration. */
@@ -83,28 +99,29 @@ public record WhatIfReplay(JournalRun run, String recordedName, String otherName
             : "does NOT reproduce the recording: " + check.differences().size() + " differences");
         out.printf("per class: %s (recorded) → %s (what-if)%n", recordedName, otherName);
         StringBuilder header = new StringBuilder(String.format("  %-20s", "class"));
-        for (String name : RunFigures.ClassFigures.NAMES) {
-            header.append(String.format(" %13s", name));
-        }
-        out.println(header.append(String.format(" %13s %13s %13s %13s", "wait p50 ms", "wait p99 ms",
+        COUNTS.forEach(column -> header.append(String.format(" %11s", column.getKey())));
+        out.println(header.append(String.format(" %15s %15s %15s %15s", "wait p50 ms", "wait p99 ms",
             "TTFT p50 ms", "TTFT p99 ms")));
         for (String name : classNames()) {
-            RunFigures.ClassFigures x = recorded.classes().get(name);
-            RunFigures.ClassFigures y = other.classes().get(name);
+            RequestFigures.ClassFigures x = recorded.byClass().get(name);
+            RequestFigures.ClassFigures y = other.byClass().get(name);
             StringBuilder line = new StringBuilder(String.format("  %-20s", name));
-            for (int i = 0; i < RunFigures.ClassFigures.NAMES.length; i++) {
-                line.append(String.format(" %13s", pair(x == null ? null : x.count(i), y == null ? null
-                    : y.count(i))));
-            }
-            line.append(String.format(" %13s %13s %13s %13s", waits(x, y, true, 50), waits(x, y, true, 99),
-                waits(x, y, false, 50), waits(x, y, false, 99)));
+            COUNTS.forEach(column -> line.append(String.format(" %11s", pair(
+                x == null ? "0" : Long.toString(column.getValue().applyAsLong(x)),
+                y == null ? "0" : Long.toString(column.getValue().applyAsLong(y))))));
+            line.append(String.format(" %15s %15s %15s %15s", ms(x, y, true, 50), ms(x, y, true, 99),
+                ms(x, y, false, 50), ms(x, y, false, 99)));
             out.println(line);
         }
         out.println("  rejection reasons (status):");
-        for (RunFigures.Reason reason : reasons()) {
-            out.printf("    %-36s %s%n", reason, pair(recorded.rejections().getOrDefault(reason, 0L),
-                other.rejections().getOrDefault(reason, 0L)));
+        Map<String, Long> a = recorded.total().rejections();
+        Map<String, Long> b = other.total().rejections();
+        for (String reason : reasons()) {
+            out.printf("    %-36s %s%n", reason, pair(Long.toString(a.getOrDefault(reason, 0L)),
+                Long.toString(b.getOrDefault(reason, 0L))));
         }
+        out.println("  figures as journal stats defines them:");
+        RequestFigures.DEFINITIONS.forEach(line -> out.println("    " + line));
         out.println("  model limits:");
         notes.forEach(note -> out.println("    - " + note));
         out.printf("  replayed in %.3f s of wall time%n", (check.wallNs() + whatIf.wallNs()) / 1e9);
@@ -128,14 +145,16 @@ public record WhatIfReplay(JournalRun run, String recordedName, String otherName
         ObjectNode classes = node.putObject("classes");
         for (String name : classNames()) {
             ObjectNode entry = classes.putObject(name);
-            entry.set("recorded", figures(recorded.classes().get(name)));
-            entry.set("what_if", figures(other.classes().get(name)));
+            entry.set("recorded", figures(recorded.byClass().get(name)));
+            entry.set("what_if", figures(other.byClass().get(name)));
         }
         ArrayNode reasons = node.putArray("rejections");
-        for (RunFigures.Reason reason : reasons()) {
-            reasons.addObject().put("reason", reason.reason()).put("status", reason.status())
-                .put("recorded", recorded.rejections().getOrDefault(reason, 0L))
-                .put("what_if", other.rejections().getOrDefault(reason, 0L));
+        for (String reason : reasons()) {
+            int open = reason.lastIndexOf(" (");
+            reasons.addObject().put("reason", reason.substring(0, open))
+                .put("status", Integer.parseInt(reason.substring(open + 2, reason.length() - 1)))
+                .put("recorded", recorded.total().rejections().getOrDefault(reason, 0L))
+                .put("what_if", other.total().rejections().getOrDefault(reason, 0L));
         }
         ObjectNode counts = node.putObject("model");
         counts.put("retimed_dispatches", whatIf.retimed());
@@ -147,38 +166,40 @@ public record WhatIfReplay(JournalRun run, String recordedName, String otherName
         return node;
     }
 
-    private Set<RunFigures.Reason> reasons() {
-        Set<RunFigures.Reason> reasons = new TreeSet<>(recorded.rejections().keySet());
-        reasons.addAll(other.rejections().keySet());
+    /** Every {@code reason (status)} of either run, sorted. */
+    private Set<String> reasons() {
+        Set<String> reasons = new TreeSet<>(recorded.total().rejections().keySet());
+        reasons.addAll(other.total().rejections().keySet());
         return reasons;
     }
 
     private Set<String> classNames() {
-        Set<String> names = new LinkedHashSet<>(recorded.classes().keySet());
-        names.addAll(other.classes().keySet());
+        Set<String> names = new LinkedHashSet<>(recorded.byClass().keySet());
+        names.addAll(other.byClass().keySet());
         return names;
     }
 
-    private static ObjectNode figures(RunFigures.ClassFigures f) {
+    private static ObjectNode figures(RequestFigures.ClassFigures f) {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
-        for (int i = 0; i < RunFigures.ClassFigures.NAMES.length; i++) {
-            node.put(RunFigures.ClassFigures.NAMES[i], f == null ? 0 : f.count(i));
-        }
-        node.put("queue_wait_p50_ms", f == null ? null : f.ms(f.queueWaitUs(), 50));
-        node.put("queue_wait_p99_ms", f == null ? null : f.ms(f.queueWaitUs(), 99));
-        node.put("ttft_p50_ms", f == null ? null : f.ms(f.ttftUs(), 50));
-        node.put("ttft_p99_ms", f == null ? null : f.ms(f.ttftUs(), 99));
+        COUNTS.forEach(column -> node.put(column.getKey(), f == null ? 0 : column.getValue().applyAsLong(f)));
+        node.put("queue_wait_p50_ms", millis(f == null ? null : f.queueWaitUs(), 50));
+        node.put("queue_wait_p99_ms", millis(f == null ? null : f.queueWaitUs(), 99));
+        node.put("ttft_p50_ms", millis(f == null ? null : f.ttftUs(), 50));
+        node.put("ttft_p99_ms", millis(f == null ? null : f.ttftUs(), 99));
         return node;
     }
 
-    private static String waits(RunFigures.ClassFigures x, RunFigures.ClassFigures y, boolean wait, double p) {
-        return pair(x == null ? null : x.ms(wait ? x.queueWaitUs() : x.ttftUs(), p),
-            y == null ? null : y.ms(wait ? y.queueWaitUs() : y.ttftUs(), p));
+    private static Double millis(Histogram us, double percentile) {
+        return us == null || us.getTotalCount() == 0 ? null : us.getValueAtPercentile(percentile) / 1000.0;
     }
 
-    private static String pair(Long x, Long y) {
-        String left = x == null ? "-" : x.toString();
-        String right = y == null ? "-" : y.toString();
+    private static String ms(RequestFigures.ClassFigures x, RequestFigures.ClassFigures y, boolean wait,
+                             double p) {
+        return pair(x == null ? "-" : RequestFigures.ms(wait ? x.queueWaitUs() : x.ttftUs(), p),
+            y == null ? "-" : RequestFigures.ms(wait ? y.queueWaitUs() : y.ttftUs(), p));
+    }
+
+    private static String pair(String left, String right) {
         return left.equals(right) ? left : left + " → " + right;
     }
 }

@@ -7,8 +7,8 @@
  *   self-contained HTML report with charts ({@code transport.plot}).</li>
  *   <li>In-process ({@link dev.sluice.transport.demo.InProcessDemo}): the same kind of traffic, the same engines and
  *   the real router on the fleet simulator's virtual clock, without HTTP.</li>
- *   <li>What-if ({@link dev.sluice.transport.demo.WhatIfReplay}): a journal's figures per class
- *   ({@link dev.sluice.transport.demo.RunFigures}) next to those of core's retimed replay under another
+ *   <li>What-if ({@link dev.sluice.transport.demo.WhatIfReplay}): a journal's figures per class (as
+ *   {@code journal stats} defines them) next to those of core's retimed replay under another
  *   configuration, with the model check and its limits; {@link dev.sluice.transport.demo.ReplayJson} writes
  *   {@code replay --json}.</li>
  *   <li>For other programs ({@link dev.sluice.transport.demo.DemoTraffic},
@@ -25,7 +25,7 @@
  *
  *   DemoWorkload ─▶ List&lt;Arrival&gt; ─▶ ClusterSimulation (virtual clock)
  *       router decisions ─▶ ClassTally (+ journal) ─▶ DemoReport ─▶ stdout
- *   JournalRun ─▶ RetimedReplay (recorded config: check; other config: what-if) ─▶ RunFigures ─▶ WhatIfReplay
+ *   JournalRun ─▶ RetimedReplay (recorded config: check; other config: what-if) ─▶ JournalStats ─▶ WhatIfReplay
  * </pre>
  */
 package dev.sluice.transport.demo;

@@ -70,7 +70,8 @@ class ReplayCommandTest {
         String text = out.toString();
         assertTrue(text.contains("model check: the recorded policy on the recorded service times reproduces all"),
             text);
-        assertTrue(text.contains("parked") && text.contains("model limits:"), text);
+        assertTrue(text.contains("parked") && text.contains("model limits:")
+            && text.contains("figures as journal stats defines them"), text);
         // Only the heading names both policies with an arrow; no figure changed.
         assertEquals(1, text.split(" → ", -1).length - 1, text);
     }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.audit.JournalRun;
+import dev.sluice.core.audit.JournalStats;
+import dev.sluice.core.audit.RequestFigures;
 import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
@@ -21,7 +23,6 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.BeforeAll;
@@ -92,8 +93,7 @@ class ReplayTest {
         assertTrue(whatIf.reproduced());
         // The what-if under the same policy is the recording, figure for figure, parks included.
         assertEquals(text(whatIf.recorded()), text(whatIf.other()));
-        assertTrue(whatIf.recorded().classes().values().stream().mapToLong(f -> f.count(
-            RunFigures.ClassFigures.PARKED)).sum() > 0, "the recording parks agent turns");
+        assertTrue(whatIf.recorded().total().parked() > 0, "the recording parks agent turns");
         assertEquals(0, whatIf.whatIf().estimated());
         assertEquals(0, whatIf.whatIf().elsewhere());
         StringWriter out = new StringWriter();
@@ -105,11 +105,12 @@ class ReplayTest {
         assertEquals(1, out.toString().split(" → ", -1).length - 1, out.toString());
     }
 
-    private static String text(RunFigures figures) {
-        StringBuilder text = new StringBuilder(figures.rejections().toString());
-        figures.classes().forEach((name, f) -> text.append(name).append(Arrays.toString(f.counts()))
-            .append(f.ms(f.queueWaitUs(), 50)).append(f.ms(f.queueWaitUs(), 99)).append(f.ms(f.ttftUs(), 50))
-            .append(f.ms(f.ttftUs(), 99)));
+    private static String text(JournalStats figures) {
+        StringBuilder text = new StringBuilder(figures.total().rejections().toString());
+        figures.byClass().forEach((name, f) -> text.append(name).append(List.of(f.arrived(), f.queued(),
+            f.admitted(), f.deferred(), f.parked(), f.count(RequestFigures.Outcome.COMPLETED),
+            f.count(RequestFigures.Outcome.REJECTED), f.count(RequestFigures.Outcome.ABORTED)))
+            .append(RequestFigures.percentiles(f.queueWaitUs())).append(RequestFigures.percentiles(f.ttftUs())));
         return text.toString();
     }
 }
