@@ -15,8 +15,8 @@ module dev.sluice.core {
     requires transitive org.agrona;
     requires com.fasterxml.jackson.dataformat.yaml;
     requires com.lmax.disruptor;
-    // The journal's statistics (audit) keep their percentiles in HdrHistogram.
-    requires HdrHistogram;
+    // The journal's statistics (audit) keep their percentiles in HdrHistogram, and hand them out (RequestFigures).
+    requires transitive HdrHistogram;
     requires chronicle.bytes;
     requires chronicle.queue;
     requires chronicle.wire;

@@ -1,11 +1,16 @@
 package dev.sluice.core.audit;
 
+import dev.sluice.core.config.ConfigException;
+import dev.sluice.core.config.PolicyClassSpec;
+import dev.sluice.core.config.RouterPolicyConfig;
+import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.journal.JournalReader;
 import dev.sluice.core.journal.JournalRecord;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +23,11 @@ import java.util.Map;
  * @param header     the run's header ({@code null} if the journal's first cycles were deleted by retention).
  * @param records    every record after the header, in order.
  * @param lifecycles by lifecycle id, in order of first appearance.
+ * @param classNames policy class names by class index, as the run's enqueues recorded them; {@link #className}
+ *                   adds the others it is asked for (cold path, single-threaded).
  */
 public record JournalRun(int index, JournalRecord.Header header, List<JournalRecord> records,
-                         Map<Long, Lifecycle> lifecycles) {
+                         Map<Long, Lifecycle> lifecycles, Map<Integer, String> classNames) {
 
     /** Reads every run in {@code directory}; {@code undecodable[0]} receives the count of skipped records. */
     public static List<JournalRun> read(Path directory, long[] undecodable) throws JournalException {
@@ -52,13 +59,41 @@ public record JournalRun(int index, JournalRecord.Header header, List<JournalRec
     /** A run from records already read (tests, tools). */
     public static JournalRun of(int index, JournalRecord.Header header, List<JournalRecord> records) {
         Map<Long, Lifecycle> lifecycles = new LinkedHashMap<>();
+        Map<Integer, String> classNames = new HashMap<>();
         for (JournalRecord record : records) {
+            if (record instanceof JournalRecord.Enqueued e) {
+                classNames.putIfAbsent(e.classIndex(), e.policyClass());
+            }
             long id = record.lifecycleId();
             if (id >= 0) {
                 lifecycles.computeIfAbsent(id, Lifecycle::new).add(record);
             }
         }
-        return new JournalRun(index, header, records, lifecycles);
+        return new JournalRun(index, header, records, lifecycles, classNames);
+    }
+
+    /**
+     * The name of the policy class at {@code classIndex} of this run's profile: as an enqueue of the run recorded it,
+     * else from the recorded policy text, else {@code class #N} (no header, or a policy this build cannot read).
+     */
+    public String className(int classIndex) {
+        return classNames.computeIfAbsent(classIndex, this::recordedPolicyClassName);
+    }
+
+    private String recordedPolicyClassName(int classIndex) {
+        if (header != null) {
+            try {
+                List<PolicyClassSpec> classes = (header.policyText().isEmpty() ? RouterPolicyConfig.none()
+                    : RouterPolicyLoader.parse(header.policyText(), header.policySource()))
+                    .profileFor(header.model(), header.fallbackThresholdOption(), header.fallbackPolicy()).classes();
+                if (classIndex < classes.size()) {
+                    return classes.get(classIndex).name();
+                }
+            } catch (ConfigException e) {
+                // An unreadable policy names no class; the index still tells classes apart.
+            }
+        }
+        return "class #" + classIndex;
     }
 
     /** The wall-clock instant of a scheduler time of this run (scheduler time as nanoseconds when unknown). */

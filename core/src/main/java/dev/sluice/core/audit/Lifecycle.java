@@ -1,5 +1,6 @@
 package dev.sluice.core.audit;
 
+import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.journal.JournalRecord;
 import java.util.ArrayList;
@@ -70,15 +71,59 @@ public final class Lifecycle {
             || record instanceof JournalRecord.Completed || record instanceof JournalRecord.Aborted;
     }
 
-    /** The policy class it was (last) enqueued in, or {@code null}. */
-    public String policyClass() {
+    /**
+     * The policy class it was last queued in or turned away from by its queue (a queue limit, an expired deadline),
+     * or {@code null} when it ended before it reached one. Names of classes no request was enqueued in come from the
+     * run's recorded policy ({@link JournalRun#className}).
+     */
+    public String policyClass(JournalRun run) {
         String name = null;
         for (JournalRecord record : records) {
             if (record instanceof JournalRecord.Enqueued e) {
                 name = e.policyClass();
+            } else if (record instanceof JournalRecord.Rejected r && r.classIndex() >= 0) {
+                name = run.className(r.classIndex());
             }
         }
         return name;
+    }
+
+    /** This lifecycle's figures, as {@link RequestFigures} defines them. */
+    public RequestFigures.Facts facts(JournalRun run) {
+        String name = policyClass(run);
+        boolean deferred = false;
+        boolean parked = false;
+        for (JournalRecord record : records) {
+            if (record instanceof JournalRecord.Classified c) {
+                deferred |= c.decision() == Classification.Kind.DEFER;
+                parked |= c.decision() == Classification.Kind.PARK;
+            }
+        }
+        JournalRecord.Error error = error();
+        List<JournalRecord> ends = terminals();
+        RequestFigures.Outcome outcome = ends.isEmpty() ? RequestFigures.Outcome.OPEN : switch (ends.get(0)) {
+            case JournalRecord.Completed c -> RequestFigures.Outcome.COMPLETED;
+            case JournalRecord.Rejected r -> RequestFigures.Outcome.REJECTED;
+            case JournalRecord.Refused r -> RequestFigures.Outcome.REJECTED;
+            default -> RequestFigures.Outcome.ABORTED;
+        };
+        return new RequestFigures.Facts(name == null ? RequestFigures.NO_CLASS : name, outcome,
+            first(JournalRecord.Enqueued.class) != null, first(JournalRecord.Dispatched.class) != null, deferred,
+            parked, queueWaitNs(), ttftNs(), error == null ? null : error.reason(),
+            error == null ? 0 : error.httpStatus());
+    }
+
+    /** The error of its rejection or refusal, or {@code null}. */
+    public JournalRecord.Error error() {
+        for (JournalRecord record : records) {
+            if (record instanceof JournalRecord.Rejected r) {
+                return r.error();
+            }
+            if (record instanceof JournalRecord.Refused r) {
+                return r.error();
+            }
+        }
+        return null;
     }
 
     /** Nanoseconds from its (first) enqueue to its first dispatch, or -1. */

@@ -20,6 +20,25 @@ public interface AdmissionListener {
     /** The request will not be served: answer {@code error}'s status and public message. */
     void onRejected(long lifecycleId, AdmissionError error);
 
+    /**
+     * {@link #onDispatched(long, WorkerWithDpRank)} with what decided it, for a host that tells its client (the
+     * frontend's {@code x-sluice-*} headers). The router calls this one; by default it calls the other.
+     *
+     * @param policyClass the policy class the request was admitted under, or {@code null} when it has none.
+     * @param waitedNanos from its arrival at the router to its dispatch (classification and queue).
+     */
+    default void onDispatched(long lifecycleId, WorkerWithDpRank worker, String policyClass, long waitedNanos) {
+        onDispatched(lifecycleId, worker);
+    }
+
+    /**
+     * {@link #onRejected(long, AdmissionError)} with the policy class the request was in, or {@code null} when it
+     * was rejected before it had one. The router calls this one; by default it calls the other.
+     */
+    default void onRejected(long lifecycleId, AdmissionError error, String policyClass) {
+        onRejected(lifecycleId, error);
+    }
+
     /** Convenience for lambdas: {@code AdmissionListener.of((id, w) -> ..., (id, e) -> ...)}. */
     static AdmissionListener of(java.util.function.ObjLongConsumer<WorkerWithDpRank> dispatched,
                                 java.util.function.ObjLongConsumer<AdmissionError> rejected) {

@@ -67,7 +67,7 @@ public interface RequestView {
     /** Complete KV blocks of the prompt the router matched against caches (0 when its tokens were not given). */
     int promptBlocks();
 
-    /** The local hash of prompt block {@code block} (0 ≤ block < {@link #promptBlocks()}). */
+    /** The local hash of prompt block {@code block} (0 ≤ block &lt; {@link #promptBlocks()}). */
     long promptBlockHash(int block);
 
     /** The physical class index in the profile, once enqueued; else -1. */

@@ -113,6 +113,7 @@ abstract class EncodingObserver implements SchedulerObserver {
             out.writeLong(r.lifecycleId());
             out.writeByte((byte) r.stage().ordinal());
             RecordEncoder.error(out, e, status);
+            out.writeInt(r.classIndex());
         });
     }
 

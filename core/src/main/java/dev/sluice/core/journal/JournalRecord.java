@@ -99,7 +99,13 @@ public sealed interface JournalRecord {
         }
     }
 
-    record Rejected(long timeNs, long lifecycleId, RequestView.Stage stage, Error error) implements JournalRecord {
+    /**
+     * {@code classIndex}: the profile index of the policy class the request was queued in or turned away from by its
+     * queue (a queue limit, an expired deadline), or -1 when it never reached one (and in journals written before
+     * the field existed).
+     */
+    record Rejected(long timeNs, long lifecycleId, RequestView.Stage stage, Error error, int classIndex)
+        implements JournalRecord {
         public RecordType type() {
             return RecordType.REJECTED;
         }

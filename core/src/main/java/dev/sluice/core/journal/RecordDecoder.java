@@ -36,7 +36,8 @@ final class RecordDecoder {
             case CLASSIFIED -> new JournalRecord.Classified(t, in.readLong(), KINDS[in.readByte()], overrides(in));
             case ENQUEUED -> new JournalRecord.Enqueued(t, in.readLong(), in.readInt(), in.readUtf8(), in.readUtf8(),
                 in.readUtf8(), in.readLong(), in.readLong(), in.readInt(), overrides(in));
-            case REJECTED -> new JournalRecord.Rejected(t, in.readLong(), STAGES[in.readByte()], error(in));
+            case REJECTED -> new JournalRecord.Rejected(t, in.readLong(), STAGES[in.readByte()], error(in),
+                in.readRemaining() >= Integer.BYTES ? in.readInt() : -1);
             case DISPATCHED -> new JournalRecord.Dispatched(t, in.readLong(), worker(in));
             case RESPONDING -> new JournalRecord.Responding(t, in.readLong());
             case COMPLETED -> new JournalRecord.Completed(t, in.readLong(), in.readLong());

@@ -7,26 +7,22 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.agrona.collections.Long2LongHashMap;
 
 /**
  * Compares recorded and replayed records lifecycle by lifecycle (ids mapped, since a fresh router numbers its
  * lifecycles anew), worker records in order, and the global order of dispatches. Every field is compared except
- * the classifier's own choices, which the replay copies from the recording anyway: a deferral and a park both
- * read "waiting", and the overrides of a classification record are not compared (those of the enqueue are), nor
- * an abort's cause (an input). Stateless.
+ * the classifier's own choices, which the replay copies from the recording anyway ({@link RecordFields}); a
+ * difference names the first record that differs and each of its fields with both values. Stateless.
  */
 public final class DecisionComparison {
-    private static final Pattern LIFECYCLE = Pattern.compile("lifecycleId=\\d+");
-
     /**
      * @param records     records compared (all but the header).
      * @param decisions   of which router decisions: refused, classified, enqueued, rejected, dispatched.
      * @param dispatches  dispatches compared for global order.
-     * @param differences every difference, readable.
+     * @param differences every difference: which record and which of its fields, with both values.
      */
-    public record Result(int run, long records, long decisions, long dispatches, List<String> differences,
+    public record Result(int run, long records, long decisions, long dispatches, List<Difference> differences,
                          long simulatedNs, long wallNs) {
         public double speedUp() {
             return simulatedNs / (double) Math.max(1, wallNs);
@@ -38,9 +34,9 @@ public final class DecisionComparison {
 
     static Result compare(JournalRun run, List<JournalRecord> replayed, Long2LongHashMap replayToRecorded,
                           long simulatedNs, long wallNs) {
-        Map<Long, List<String>> recorded = group(run.records(), null);
-        Map<Long, List<String>> replay = group(replayed, replayToRecorded);
-        List<String> differences = new ArrayList<>();
+        Map<Long, List<JournalRecord>> recorded = group(run.records(), null);
+        Map<Long, List<JournalRecord>> replay = group(replayed, replayToRecorded);
+        List<Difference> differences = new ArrayList<>();
         long decisions = 0;
         for (JournalRecord record : run.records()) {
             if (record instanceof JournalRecord.Refused || record instanceof JournalRecord.Classified
@@ -49,14 +45,18 @@ public final class DecisionComparison {
                 decisions++;
             }
         }
-        for (Map.Entry<Long, List<String>> entry : recorded.entrySet()) {
-            List<String> theirs = replay.getOrDefault(entry.getKey(), List.of());
-            if (!entry.getValue().equals(theirs)) {
-                differences.add(describe(run, entry.getKey(), entry.getValue(), theirs));
+        for (Map.Entry<Long, List<JournalRecord>> entry : recorded.entrySet()) {
+            Difference difference = compare(run, entry.getKey(), entry.getValue(),
+                replay.getOrDefault(entry.getKey(), List.of()));
+            if (difference != null) {
+                differences.add(difference);
             }
         }
-        replay.keySet().stream().filter(id -> !recorded.containsKey(id)).forEach(id ->
-            differences.add("replay has records the recording does not: " + replay.get(id)));
+        for (Map.Entry<Long, List<JournalRecord>> entry : replay.entrySet()) {
+            if (!recorded.containsKey(entry.getKey())) {
+                differences.add(compare(run, entry.getKey(), List.of(), entry.getValue()));
+            }
+        }
         List<Long> recordedOrder = dispatchOrder(run.records(), null);
         List<Long> replayOrder = dispatchOrder(replayed, replayToRecorded);
         if (!recordedOrder.equals(replayOrder)) {
@@ -65,27 +65,51 @@ public final class DecisionComparison {
                 replayOrder.get(i))) {
                 i++;
             }
-            differences.add("dispatch order differs from dispatch #" + (i + 1) + " (recorded " + recordedOrder.size()
-                + " dispatches, replayed " + replayOrder.size() + ")");
+            differences.add(new Difference("dispatch order differs from dispatch #" + (i + 1),
+                Difference.DISPATCH_ORDER, null, i + 1, "Dispatched", 0, List.of(),
+                recordedOrder.size() + " dispatches, lifecycle " + at(recordedOrder, i),
+                replayOrder.size() + " dispatches, lifecycle " + at(replayOrder, i)));
         }
         return new Result(run.index(), run.records().size(), decisions, recordedOrder.size(), differences,
             simulatedNs, wallNs);
     }
 
-    private static String describe(JournalRun run, long id, List<String> ours, List<String> theirs) {
-        Lifecycle lifecycle = run.lifecycles().get(id);
-        String who = id == -1 ? "worker records" : "request " + lifecycle.requestId() + " (lifecycle " + id + ")";
-        int i = 0;
-        while (i < Math.min(ours.size(), theirs.size()) && ours.get(i).equals(theirs.get(i))) {
-            i++;
-        }
-        return who + ": record #" + (i + 1) + " recorded " + (i < ours.size() ? ours.get(i) : "(nothing)")
-            + ", replayed " + (i < theirs.size() ? theirs.get(i) : "(nothing)");
+    private static String at(List<Long> order, int i) {
+        return i < order.size() ? order.get(i).toString() : "(none)";
     }
 
-    /** Normalized records by recorded lifecycle id (-1: worker records). */
-    private static Map<Long, List<String>> group(List<JournalRecord> records, Long2LongHashMap ids) {
-        Map<Long, List<String>> groups = new LinkedHashMap<>();
+    /** The first record where the two sides differ, or {@code null} when they agree. */
+    private static Difference compare(JournalRun run, long id, List<JournalRecord> ours, List<JournalRecord> theirs) {
+        int i = 0;
+        while (i < Math.min(ours.size(), theirs.size())
+            && RecordFields.of(ours.get(i)).equals(RecordFields.of(theirs.get(i)))) {
+            i++;
+        }
+        if (i == ours.size() && i == theirs.size()) {
+            return null;
+        }
+        Lifecycle lifecycle = id < 0 ? null : run.lifecycles().get(id);
+        String requestId = lifecycle == null ? null : lifecycle.requestId();
+        String who = id < 0 ? "worker records" : "request " + requestId + " (lifecycle " + id + ")";
+        RecordFields a = i < ours.size() ? RecordFields.of(ours.get(i)) : null;
+        RecordFields b = i < theirs.size() ? RecordFields.of(theirs.get(i)) : null;
+        JournalRecord at = i < ours.size() ? ours.get(i) : theirs.get(i);
+        List<Difference.Field> fields = new ArrayList<>();
+        if (a != null && b != null && a.type().equals(b.type())) {
+            a.fields().forEach((name, value) -> {
+                String other = b.fields().get(name);
+                if (!value.equals(other)) {
+                    fields.add(new Difference.Field(name, value, other));
+                }
+            });
+        }
+        return new Difference(who, id, requestId, i + 1, (a != null ? a : b).type(), at.timeNs() - run.startNs(),
+            List.copyOf(fields), a == null ? "(nothing)" : a.toString(), b == null ? "(nothing)" : b.toString());
+    }
+
+    /** Records by recorded lifecycle id (-1: worker records). */
+    private static Map<Long, List<JournalRecord>> group(List<JournalRecord> records, Long2LongHashMap ids) {
+        Map<Long, List<JournalRecord>> groups = new LinkedHashMap<>();
         for (JournalRecord record : records) {
             if (record instanceof JournalRecord.Closed) {
                 // The writer's clean close, not the router's: a replay has nothing to compare it with.
@@ -95,20 +119,9 @@ public final class DecisionComparison {
             if (ids != null && id >= 0) {
                 id = ids.get(id);
             }
-            groups.computeIfAbsent(id, k -> new ArrayList<>()).add(normalize(record));
+            groups.computeIfAbsent(id, k -> new ArrayList<>()).add(record);
         }
         return groups;
-    }
-
-    private static String normalize(JournalRecord record) {
-        return switch (record) {
-            case JournalRecord.Classified c -> "Classified[t=" + c.timeNs() + ", " + switch (c.decision()) {
-                case DEFER, PARK -> "WAITING";
-                default -> c.decision().name();
-            } + "]";
-            case JournalRecord.Aborted a -> "Aborted[t=" + a.timeNs() + ", stage=" + a.stage() + "]";
-            default -> LIFECYCLE.matcher(record.toString()).replaceFirst("lifecycleId=_");
-        };
     }
 
     private static List<Long> dispatchOrder(List<JournalRecord> records, Long2LongHashMap ids) {

@@ -3,12 +3,17 @@
  * through a fresh manual router on a virtual clock (an Agrona {@code CachedNanoClock} set to each record's time),
  * answers every classification from the recording ({@link dev.sluice.core.replay.ReplayClassifier}) and compares
  * the router's decisions with the recorded ones ({@link dev.sluice.core.replay.DecisionComparison}).
- * {@link dev.sluice.core.replay.Arrivals} rebuilds recorded requests, for this replay and for a what-if replay on a
- * simulated fleet. Single-threaded: the replay steps the router on the calling thread.
+ * {@link dev.sluice.core.replay.Arrivals} rebuilds recorded requests. A what-if
+ * ({@link dev.sluice.core.replay.RetimedReplay}) re-feeds the recorded inputs under another configuration with its
+ * real classifier, each dispatch answered with the recorded service times of that request
+ * ({@link dev.sluice.core.replay.ServiceTimes}); under the recorded configuration it reproduces the recording, which
+ * it checks. Single-threaded: a replay steps the router on the calling thread.
  *
  * <pre>
  *   journal ─▶ JournalRun ─inputs at recorded times─▶ manual ModelRouter (recorded config, ReplayClassifier)
  *                                                       └─▶ JournalCapture ─▶ DecisionComparison
+ *   journal ─▶ JournalRun ─inputs, re-timed answers─▶ manual ModelRouter (other config, its classifier)
+ *                                                       └─▶ JournalCapture ─▶ RetimedReplay.Result
  * </pre>
  */
 package dev.sluice.core.replay;

@@ -213,7 +213,7 @@ final class AdmissionFlow implements Timers.Expiry {
             lifecycles.moveTo(request, LifecyclePhase.SENT);
             counters.increment(RouterCounters.Counter.DISPATCHED);
             dispatched++;
-            if (!lifecycles.notifyDispatched(request, worker)) {
+            if (!lifecycles.notifyDispatched(request, worker, nowNs)) {
                 abort(request, null);
                 continue;
             }

@@ -1,6 +1,7 @@
 package dev.sluice.core.scheduler;
 
 import dev.sluice.core.api.AdmissionError;
+import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
 import java.util.ArrayList;
@@ -31,10 +32,20 @@ final class LifecycleTable {
     private LiveRequest[] free = new LiveRequest[64];
     private int freeCount;
 
-    LifecycleTable(RouterSignals signals, RouterCounters counters, int maxLive) {
+    private final PolicyProfile profile;
+
+    LifecycleTable(RouterSignals signals, RouterCounters counters, int maxLive, PolicyProfile profile) {
         this.signals = signals;
         this.counters = counters;
         this.maxLive = maxLive;
+        this.profile = profile;
+    }
+
+    /** The name of the class the request is queued in, else the class it asked for, else {@code null}. */
+    private String className(LiveRequest record) {
+        int index = record.classIndex();
+        return index >= 0 && index < profile.classes().size() ? profile.classes().get(index).name()
+            : record.policyClass();
     }
 
     /** True when a lifecycle with this request id is live. */
@@ -115,10 +126,10 @@ final class LifecycleTable {
     }
 
     /** Tells the submitter where to send the request; false if its listener failed. */
-    boolean notifyDispatched(LiveRequest record, WorkerState worker) {
+    boolean notifyDispatched(LiveRequest record, WorkerState worker, long nowNs) {
         AdmissionListener listener = record.listener;
         try {
-            listener.onDispatched(record.lifecycleId, worker.id);
+            listener.onDispatched(record.lifecycleId, worker.id, className(record), nowNs - record.ingressAt());
             return true;
         } catch (RuntimeException e) {
             counters.increment(RouterCounters.Counter.LISTENER_FAILURES);
@@ -135,7 +146,7 @@ final class LifecycleTable {
         }
         record.listener = null;
         try {
-            listener.onRejected(record.lifecycleId, error);
+            listener.onRejected(record.lifecycleId, error, className(record));
         } catch (RuntimeException e) {
             counters.increment(RouterCounters.Counter.LISTENER_FAILURES);
             LOG.error("Admission listener failed on rejection of {}", record, e);

@@ -13,16 +13,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The single writer of one model router's admission state. Each duty cycle reads the clock once, then handles
- * ingress messages from the ring, continuation results and wake-ups from the inbox, due classification deadlines,
- * expired queue deadlines and the classifier's periodic tasks; after each message it dispatches whatever became
- * dispatchable.
+ * The single writer of one model router's admission state. Each duty cycle reads the clock once, expires the queue
+ * deadlines that passed since the last cycle, then handles ingress messages from the ring, continuation results and
+ * wake-ups from the inbox, due classification deadlines and the classifier's periodic tasks; after each message it
+ * dispatches whatever became dispatchable. Expiring first makes an expiry's {@code Retry-After} (its class's backlog)
+ * independent of how the cycle's messages are batched, so a replay, which runs the router after every recorded
+ * input, reproduces it.
  *
  * <pre>
  *   ring (arrivals, lifecycle, workers, KV, load)─┐
  *   inbox (continuations, wake-ups)        ──┼─▶ AdmissionFlow ─▶ PolicyQueues ─▶ WorkerTable ─▶ listener
  *   timer wheel (classification deadlines) ─┤        ▲ ClassifyStage (verdicts)
- *   queue deadlines, periodic tasks ────────┘
+ *   queue deadlines (first), periodic tasks ┘
  * </pre>
  *
  * <p>A message whose handling throws fails the request it is about (a sanitized 500, or an abort once dispatched),
@@ -74,7 +76,7 @@ public final class SchedulerAgent implements Agent {
         this.periodic = parts.periodic();
         this.watchdog = watchdog;
         this.nowNs = clock.nanoTime();
-        this.lifecycles = new LifecycleTable(signals, counters, parts.maxLiveRequests());
+        this.lifecycles = new LifecycleTable(signals, counters, parts.maxLiveRequests(), parts.profile());
         this.queues = new PolicyQueues(parts.profile());
         this.deferrals = new Deferrals(signals, counters, parts.maxDeferrals());
         this.timers = new Timers(nowNs);
@@ -108,16 +110,17 @@ public final class SchedulerAgent implements Agent {
         nowNs = clock.nanoTime();
         flow.now(nowNs);
         eventsThisCycle = 0;
+        // Before any message: the deadlines passed before this instant, whatever the instant brings.
+        int work = flow.expireQueued();
         try {
             poller.poll(handler);
         } catch (Exception e) {
             // The handler contains every failure, so only the poller itself can get here.
             throw new IllegalStateException("the ingress poller failed", e);
         }
-        int work = eventsThisCycle;
+        work += eventsThisCycle;
         work += drainInbox();
         work += timers.poll(nowNs, flow);
-        work += flow.expireQueued();
         work += periodic.run(nowNs);
         work += flow.dispatchIfNeeded();
         return work;

@@ -34,6 +34,16 @@ class EmbeddingDocTest {
             "the JDK 24+ flags are named too");
     }
 
+    @Test
+    void theEmbeddingGuideShouldShowItsExampleAsItIs() throws IOException {
+        String guide = Files.readString(ROOT.resolve("core/EMBEDDING.md"));
+        String example = Files.readString(ROOT.resolve(
+            "core/examples/embedding/src/main/java/example/EmbeddedRouter.java"));
+        int start = guide.indexOf("```java\n") + "```java\n".length();
+        assertEquals(example, guide.substring(start, guide.indexOf("```\n", start)),
+            "core/EMBEDDING.md shows core/examples/embedding's program, which scripts/test builds and runs");
+    }
+
     private static List<String> flags(String line) {
         return Arrays.stream(line.trim().split("\\s+")).toList();
     }

@@ -111,7 +111,7 @@ class JournalVerifierTest {
     void shouldCatchADispatchAfterTheTerminalEvent() {
         List<JournalRecord> records = good(1).subList(0, 3);
         records = new ArrayList<>(records);
-        records.add(new JournalRecord.Rejected(15, 1, RequestView.Stage.QUEUED, DEADLINE));
+        records.add(new JournalRecord.Rejected(15, 1, RequestView.Stage.QUEUED, DEADLINE, 0));
         records.add(new JournalRecord.Dispatched(20, 1, WorkerWithDpRank.of(1)));
         assertCaught(records, "dispatched after its terminal event");
     }

@@ -116,6 +116,7 @@ class JournalRoundTripTest {
         List<JournalRecord> records = recordScenario();
         JournalRecord.Rejected rejected = first(records, JournalRecord.Rejected.class);
         assertEquals(RequestView.Stage.CLASSIFYING, rejected.stage());
+        assertEquals(-1, rejected.classIndex(), "rejected by the classifier: it never reached a class");
         JournalRecord.Error error = rejected.error();
         assertEquals(ErrorClass.RATE_LIMITED, error.errorClass());
         assertEquals("tenant_quota", error.reason());

@@ -18,7 +18,7 @@ import picocli.CommandLine;
 
 /** {@code sluice journal}: read an admission journal. */
 @Command(name = "journal", mixinStandardHelpOptions = true, description = "Reads an admission journal.",
-    subcommands = {JournalCommand.Show.class, JournalCommand.Stats.class, JournalCommand.Verify.class,
+    subcommands = {JournalShow.class, JournalCommand.Stats.class, JournalCommand.Verify.class,
         CommandLine.HelpCommand.class})
 final class JournalCommand implements Runnable {
     @CommandLine.Spec
@@ -46,89 +46,17 @@ final class JournalCommand implements Runnable {
         }
     }
 
-    /** {@code sluice journal show DIR}. */
-    @Command(name = "show", mixinStandardHelpOptions = true,
-        description = {"Prints a timeline per request: arrival, classification, how long it waited and where, "
-            + "where it went, how it ended.",
-            "Exit codes: 0 printed, 1 nothing matched, 2 usage error or no journal in DIR."})
-    static final class Show implements Callable<Integer> {
-        @Parameters(paramLabel = "DIR", description = "The journal directory.")
-        Path directory;
-
-        @Option(names = "--request", paramLabel = "ID", description = "Only this request id.")
-        String requestId;
-
-        @Option(names = "--session", paramLabel = "ID", description = "Only requests of this session (or its "
-            + "child sessions).")
-        String sessionId;
-
-        @Option(names = "--since", paramLabel = "T", description = "Only requests that arrived at or after T: an "
-            + "instant (2026-11-29T14:03:00Z) or an offset from the run's start (90s, 5m).")
-        String since;
-
-        @Option(names = "--until", paramLabel = "T", description = "Only requests that arrived before T (as --since).")
-        String until;
-
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
-        @Override
-        public Integer call() {
-            TimeBound from = TimeBound.parse(spec, "--since", since);
-            TimeBound to = TimeBound.parse(spec, "--until", until);
-            List<JournalRun> runs = read(spec, directory);
-            if (runs == null) {
-                return 2;
-            }
-            PrintWriter out = spec.commandLine().getOut();
-            int shown = 0;
-            for (JournalRun run : runs) {
-                List<Lifecycle> matching = new ArrayList<>();
-                for (Lifecycle lifecycle : run.lifecycles().values()) {
-                    if (matches(run, lifecycle, from, to)) {
-                        matching.add(lifecycle);
-                    }
-                }
-                if (matching.isEmpty()) {
-                    continue;
-                }
-                TimelinePrinter.printRun(run, out);
-                for (Lifecycle lifecycle : matching) {
-                    out.println();
-                    TimelinePrinter.print(run, lifecycle, out);
-                }
-                out.println();
-                shown += matching.size();
-            }
-            out.flush();
-            if (shown == 0) {
-                spec.commandLine().getErr().println("sluice: no request in " + directory + " matches");
-                return 1;
-            }
-            return 0;
-        }
-
-        private boolean matches(JournalRun run, Lifecycle lifecycle, TimeBound from, TimeBound to) {
-            var request = lifecycle.request();
-            if (requestId != null && (request == null || !requestId.equals(request.requestId()))) {
-                return false;
-            }
-            if (sessionId != null && (request == null || !(sessionId.equals(request.sessionId())
-                || sessionId.equals(request.parentSessionId())))) {
-                return false;
-            }
-            long at = request != null ? request.ingressAt() : lifecycle.records().get(0).timeNs();
-            return (from == null || at >= from.schedulerNs(run)) && (to == null || at < to.schedulerNs(run));
-        }
-    }
-
     /** {@code sluice journal stats DIR}. */
     @Command(name = "stats", mixinStandardHelpOptions = true,
         description = {"Per policy class and outcome: counts, queue-wait (enqueue to dispatch) and TTFT (ingress to "
-            + "first item) percentiles, rejection reasons.", "Exit codes: 0 printed, 2 usage error or no journal."})
+            + "first item) percentiles, rejection reasons, with the figures' definitions (the demo prints the same "
+            + "figures).", "Exit codes: 0 printed, 2 usage error or no journal."})
     static final class Stats implements Callable<Integer> {
         @Parameters(paramLabel = "DIR", description = "The journal directory.")
         Path directory;
+
+        @Option(names = "--json", description = "Print one JSON document (snake_case keys) instead of tables.")
+        boolean json;
 
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -141,6 +69,12 @@ final class JournalCommand implements Runnable {
             }
             JournalStats stats = new JournalStats();
             PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                runs.forEach(stats::add);
+                JournalJson.print(JournalJson.stats(runs, stats), out);
+                out.flush();
+                return 0;
+            }
             for (JournalRun run : runs) {
                 TimelinePrinter.printRun(run, out);
                 stats.add(run);

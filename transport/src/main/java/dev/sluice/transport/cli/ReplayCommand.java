@@ -1,5 +1,9 @@
 package dev.sluice.transport.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.core.audit.JournalRun;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.RouterPolicyConfig;
@@ -7,15 +11,16 @@ import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.journal.JournalRecord;
 import dev.sluice.core.replay.DecisionComparison;
 import dev.sluice.core.replay.ReplayVerifier;
+import dev.sluice.core.replay.RetimedReplay;
 import dev.sluice.core.spi.RegistryException;
 import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.transport.demo.InProcessDemo;
-import dev.sluice.transport.demo.WhatIfFleet;
+import dev.sluice.transport.demo.ReplayJson;
 import dev.sluice.transport.demo.WhatIfReplay;
-import dev.sluice.transport.simulation.Arrival;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,8 +35,11 @@ import picocli.CommandLine;
     description = {"Replays a journal on a virtual clock.",
         "--verify: re-feeds the recorded inputs through a fresh router with the recorded configuration (the "
             + "classifier's decisions are taken from the recording) and compares every decision.",
-        "--router-policy-config FILE: runs the recorded arrivals on the simulated fleet under the recorded and the "
-            + "given configuration and prints per class what changed.",
+        "--router-policy-config FILE: replays the recorded inputs under the given configuration, each dispatch "
+            + "answered with the recorded service times of that request, and prints per class what changed next to "
+            + "the recording; first it checks that the recorded configuration reproduces the recording, and it "
+            + "says what it could not model.",
+        "--json: one JSON object with the same content (snake_case keys).",
         "Exit codes: 0 decisions reproduced (or what-if printed), 1 differences, 2 usage error or no journal."})
 final class ReplayCommand implements Callable<Integer> {
     @Parameters(paramLabel = "DIR", description = "The journal directory.")
@@ -53,6 +61,9 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--plugin-path", paramLabel = "DIR", description = "Directories of plugin jars to link.")
     List<Path> pluginPath = new ArrayList<>();
 
+    @Option(names = "--json", description = "Print one JSON object (snake_case keys) instead of text.")
+    boolean json;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -63,66 +74,70 @@ final class ReplayCommand implements Callable<Integer> {
             return 2;
         }
         PrintWriter out = spec.commandLine().getOut();
+        ObjectNode document = JsonNodeFactory.instance.objectNode();
+        document.put("journal", directory.toString());
+        document.put("mode", mode.verify ? "verify" : "what_if");
+        ArrayNode results = document.putArray("runs");
         try {
-            return mode.verify ? verify(runs, out) : whatIf(runs, out);
+            int rc = mode.verify ? verify(runs, out, results) : whatIf(runs, out, results);
+            if (json) {
+                document.put("exit_code", rc);
+                out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(document));
+            }
+            out.flush();
+            return rc;
         } catch (ConfigException | RegistryException | IOException e) {
             spec.commandLine().getErr().println("sluice: " + e.getMessage());
             return 2;
         }
     }
 
-    private int verify(List<JournalRun> runs, PrintWriter out) throws ConfigException {
+    private int verify(List<JournalRun> runs, PrintWriter out, ArrayNode results) throws ConfigException {
+        PrintWriter text = json ? new PrintWriter(Writer.nullWriter()) : out;
         int differences = 0;
         for (JournalRun run : runs) {
             if (run.header() == null) {
-                out.printf("run %d: skipped, its header was deleted by retention%n", run.index());
+                text.printf("run %d: skipped, its header was deleted by retention%n", run.index());
+                results.addObject().put("run", run.index()).put("skipped", "its header was deleted by retention");
                 continue;
             }
             DecisionComparison.Result result = ReplayVerifier.verify(run);
-            out.printf("run %d (%s, policy %s): replayed %d records; compared %d decisions (refused, classified,"
+            results.add(ReplayJson.verified(run.header(), result));
+            text.printf("run %d (%s, policy %s): replayed %d records; compared %d decisions (refused, classified,"
                     + " enqueued, rejected, dispatched) and the order of %d dispatches%n", run.index(),
                 run.header().model(), run.header().policySource(), result.records(), result.decisions(),
                 result.dispatches());
-            out.printf("  simulated %.1f s in %.3f s of wall time: %.0fx real time%n", result.simulatedNs() / 1e9,
+            text.printf("  simulated %.1f s in %.3f s of wall time: %.0fx real time%n", result.simulatedNs() / 1e9,
                 result.wallNs() / 1e9, result.speedUp());
             if (result.differences().isEmpty()) {
-                out.println("  decisions reproduce exactly: 0 differences");
+                text.println("  decisions reproduce exactly: 0 differences");
             } else {
-                out.printf("  %d differences:%n", result.differences().size());
-                result.differences().forEach(d -> out.println("    " + d));
+                text.printf("  %d differences:%n", result.differences().size());
+                result.differences().forEach(d -> text.println("    " + d));
             }
             differences += result.differences().size();
         }
-        out.flush();
+        text.flush();
         return differences == 0 ? 0 : 1;
     }
 
-    private int whatIf(List<JournalRun> runs, PrintWriter out) throws ConfigException, RegistryException,
-        IOException {
+    private int whatIf(List<JournalRun> runs, PrintWriter out, ArrayNode results) throws ConfigException,
+        RegistryException, IOException {
+        PrintWriter text = json ? new PrintWriter(Writer.nullWriter()) : out;
         RouterPolicyConfig other = RouterPolicyLoader.load(mode.policyFile);
         for (JournalRun run : runs) {
             JournalRecord.Header header = run.header();
             if (header == null) {
-                out.printf("run %d: skipped, its header was deleted by retention%n", run.index());
+                text.printf("run %d: skipped, its header was deleted by retention%n", run.index());
+                results.addObject().put("run", run.index()).put("skipped", "its header was deleted by retention");
                 continue;
             }
-            RouterPolicyConfig recorded = header.policyText().isEmpty() ? RouterPolicyConfig.none()
-                : RouterPolicyLoader.parse(header.policyText(), header.policySource());
-            List<Arrival> arrivals = WhatIfReplay.arrivals(run);
-            WhatIfFleet.Fleet fleet = WhatIfReplay.fleet(run);
-            long duration = arrivals.isEmpty() ? 1 : arrivals.get(arrivals.size() - 1).atNs() + 1;
-            WhatIfFleet.Result a = WhatIfFleet.run(recorded, classifier(recorded, header), header
-                .fallbackThresholdOption(), header.fallbackPolicy(), fleet, arrivals, duration);
-            WhatIfFleet.Result b = WhatIfFleet.run(other, classifier(other, header), header.fallbackThresholdOption(),
-                header.fallbackPolicy(), fleet, arrivals, duration);
-            out.printf("run %d: %d recorded arrivals over %.1f s on %d simulated workers (max_num_batched_tokens %d)%n",
-                run.index(), arrivals.size(), duration / 1e9, fleet.workers(), fleet.maxNumBatchedTokens());
-            WhatIfReplay.print(a, b, header.policySource(), mode.policyFile.toString(), out);
-            out.printf("  simulated %.1f s twice in %.3f s of wall time: %.0fx real time%n", (a.simulatedNs()
-                + b.simulatedNs()) / 2e9, (a.wallNs() + b.wallNs()) / 1e9, (a.simulatedNs() + b.simulatedNs())
-                / (double) Math.max(1, a.wallNs() + b.wallNs()));
+            WhatIfReplay replay = WhatIfReplay.of(run, classifier(RetimedReplay.recordedPolicy(run), header), other,
+                classifier(other, header), mode.policyFile.toString());
+            replay.print(text);
+            results.add(replay.json());
         }
-        out.flush();
+        text.flush();
         return 0;
     }
 
@@ -131,8 +146,11 @@ final class ReplayCommand implements Callable<Integer> {
         throws RegistryException, IOException {
         RequestClassifierFactory configured = PluginPath.registry(pluginPath)
             .resolveRequestClassifier(policy.requestClassifier()).orElse(null);
-        if (configured != null || InProcessDemo.DEMO_CLASSIFIER.equals(header.classifier())) {
+        if (configured != null) {
             return configured;
+        }
+        if (InProcessDemo.DEMO_CLASSIFIER.equals(header.classifier())) {
+            return InProcessDemo.sessionTurnClassifier();
         }
         return context -> new RequestClassifier() { };
     }

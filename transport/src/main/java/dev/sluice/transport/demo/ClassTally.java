@@ -1,6 +1,7 @@
 package dev.sluice.transport.demo;
 
 import dev.sluice.core.api.AdmissionError;
+import dev.sluice.core.audit.RequestFigures;
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyClassSpec;
@@ -14,10 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The router's side of each demo request, by request id: the policy class it joined, whether the classifier
- * deferred or parked it, when it arrived, was dispatched and responded (scheduler time), and every terminal event
- * (there must be exactly one). A scheduler observer: written on the scheduler thread only; it allocates per request,
- * acceptable for a demo and the reason no server uses it. Read {@link #trace} and {@link #traces} only after the
+ * The router's side of each demo request, by request id: the policy class it was queued in or turned away from,
+ * whether the classifier deferred or parked it, when it arrived, was first enqueued, dispatched and responded
+ * (scheduler time), and every terminal event (there must be exactly one); {@link #figures} turns them into the
+ * {@link RequestFigures} that {@code journal stats} computes from the journal of the same run. A scheduler
+ * observer: written on the scheduler thread only; it allocates per request, acceptable for a demo and the reason no
+ * server uses it. Read {@link #trace} and {@link #traces} only after the
  * router has stopped (the frontend closed, or the simulation ended).
  */
 final class ClassTally implements SchedulerObserver {
@@ -25,6 +28,7 @@ final class ClassTally implements SchedulerObserver {
     static final class Trace {
         int classIndex = -1;
         long arrivedNs;
+        long enqueuedNs = -1;
         long dispatchedNs = -1;
         long respondingNs = -1;
         boolean enqueued;
@@ -64,8 +68,6 @@ final class ClassTally implements SchedulerObserver {
     @Override
     public void onArrived(long nowNs, RequestView request) {
         Trace trace = new Trace();
-        // Until it is enqueued, the class is the one its header and size point to (everything counted uncached).
-        trace.classIndex = profile.resolveLenient(request.requestedPolicyClass(), request.inputTokens());
         trace.arrivedNs = request.ingressAt();
         traces.put(request.requestId(), trace);
     }
@@ -74,7 +76,6 @@ final class ClassTally implements SchedulerObserver {
     public void onRefused(long nowNs, long lifecycleId, AdmissionRequest request, AdmissionError error) {
         refused.incrementAndGet();
         Trace trace = new Trace();
-        trace.classIndex = profile.resolveLenient(request.policyClass(), request.inputTokens());
         trace.arrivedNs = nowNs;
         traces.put(request.requestId(), trace);
         end(trace, ClientTally.Kind.REJECTED, error);
@@ -96,13 +97,14 @@ final class ClassTally implements SchedulerObserver {
         if (trace != null) {
             trace.classIndex = request.classIndex();
             trace.enqueued = true;
+            trace.enqueuedNs = trace.enqueuedNs < 0 ? nowNs : trace.enqueuedNs;
         }
     }
 
     @Override
     public void onDispatched(long nowNs, RequestView request, WorkerWithDpRank worker) {
         Trace trace = traces.get(request.requestId());
-        if (trace != null) {
+        if (trace != null && trace.dispatchedNs < 0) {
             trace.dispatchedNs = nowNs;
         }
     }
@@ -117,7 +119,12 @@ final class ClassTally implements SchedulerObserver {
 
     @Override
     public void onRejected(long nowNs, RequestView request, AdmissionError error) {
-        end(traces.get(request.requestId()), ClientTally.Kind.REJECTED, error);
+        Trace trace = traces.get(request.requestId());
+        if (trace != null && request.classIndex() >= 0) {
+            // Turned away by its class's queue (a limit, a deadline): the class it counts in, as in the journal.
+            trace.classIndex = request.classIndex();
+        }
+        end(trace, ClientTally.Kind.REJECTED, error);
     }
 
     @Override
@@ -128,6 +135,34 @@ final class ClassTally implements SchedulerObserver {
     @Override
     public void onAborted(long nowNs, RequestView request, Throwable cause) {
         end(traces.get(request.requestId()), ClientTally.Kind.LEFT, null);
+    }
+
+    /** The class of a trace as {@link RequestFigures} defines it. */
+    String className(Trace trace) {
+        return trace.classIndex < 0 ? RequestFigures.NO_CLASS : profile.classes().get(trace.classIndex).name();
+    }
+
+    /** A trace's figures, as {@link RequestFigures} defines them (and {@code Lifecycle.facts} reads them back). */
+    RequestFigures.Facts facts(Trace trace) {
+        RequestFigures.Outcome outcome = trace.terminal == null ? RequestFigures.Outcome.OPEN
+            : switch (trace.terminal) {
+                case COMPLETED -> RequestFigures.Outcome.COMPLETED;
+                case REJECTED -> RequestFigures.Outcome.REJECTED;
+                case LEFT, FAILED -> RequestFigures.Outcome.ABORTED;
+            };
+        boolean rejected = outcome == RequestFigures.Outcome.REJECTED;
+        return new RequestFigures.Facts(className(trace), outcome, trace.enqueued, trace.dispatchedNs >= 0,
+            trace.deferred, trace.parked, trace.enqueuedNs >= 0 && trace.dispatchedNs >= 0
+            ? trace.dispatchedNs - trace.enqueuedNs : -1, trace.respondingNs >= 0 ? trace.respondingNs
+            - trace.arrivedNs : -1, rejected ? trace.reason : null, rejected ? trace.status : 0);
+    }
+
+    /** Every request's figures, the profile's classes first in its order; after the router has stopped. */
+    RequestFigures figures() {
+        RequestFigures figures = new RequestFigures();
+        profile.classes().forEach(spec -> figures.declare(spec.name()));
+        traces.values().forEach(trace -> figures.add(facts(trace)));
+        return figures;
     }
 
     private void end(Trace trace, ClientTally.Kind kind, AdmissionError error) {

@@ -1,8 +1,7 @@
 package dev.sluice.transport.demo;
 
-import dev.sluice.core.config.PolicyProfile;
+import dev.sluice.core.audit.RequestFigures;
 import dev.sluice.core.router.RouterStatistics;
-import dev.sluice.transport.metrics.RouterMetrics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,26 +12,29 @@ import java.util.Map;
  * outcomes and the router's decisions by request id once the frontend has closed. Immutable once built.
  *
  * @param configuration label to value, in print order.
+ * @param figures       the router's figures per class, as {@code journal stats} computes them from the journal.
  * @param wallNs        from the first send to the last call's end.
  * @param hitRate       the engines' mean prefix-cache hit rate (share of prompt tokens served from cache).
  * @param accounting    one line saying how every request ended.
  * @param balanced      true when every request ended exactly once and both sides agree.
  */
-record DemoResult(Map<String, String> configuration, List<ClassRow> classes, ClassRow total, RouterStatistics stats,
-                  long wallNs, double hitRate, long preemptions, Timeline timeline, String accounting,
-                  boolean balanced) {
+record DemoResult(Map<String, String> configuration, List<ClassRow> classes, ClassRow total, RequestFigures figures,
+                  RouterStatistics stats, long wallNs, double hitRate, long preemptions, Timeline timeline,
+                  String accounting, boolean balanced) {
+    /** The row of calls the router never saw (answered on the way, or the connection failed). */
+    static final String NEVER_ROUTED = "(never reached the router)";
 
-    /** Joins the two sides; call after the frontend has closed. */
+    /**
+     * Joins the two sides; call after the frontend has closed. Each call counts in the class the router's figures
+     * put it in ({@link RequestFigures}); calls the router never saw in a row of their own.
+     */
     static DemoResult collect(Map<String, String> configuration, List<Call> sent, ClientTally clients,
-                              ClassTally router, RouterStatistics stats, RouterMetrics metrics,
-                              PolicyProfile profile, long wallNs, double hitRate, long preemptions,
-                              Timeline timeline) {
-        List<ClassRow> rows = new ArrayList<>();
-        for (int c = 0; c < profile.classes().size(); c++) {
-            rows.add(new ClassRow(profile.classes().get(c).name()));
-            rows.get(c).addQueueWaitMicros(metrics.queueWaitMicros(c));
-        }
-        ClassRow unknown = new ClassRow("(never reached the router)");
+                              ClassTally router, RouterStatistics stats, long wallNs, double hitRate,
+                              long preemptions, Timeline timeline) {
+        RequestFigures figures = router.figures();
+        Map<String, ClassRow> byName = new LinkedHashMap<>();
+        figures.byClass().forEach((name, classFigures) -> byName.put(name, new ClassRow(name, classFigures)));
+        ClassRow unknown = new ClassRow(NEVER_ROUTED, new RequestFigures().total());
         long mismatched = 0;
         long routerCompleted = 0;
         long routerRejected = 0;
@@ -40,12 +42,9 @@ record DemoResult(Map<String, String> configuration, List<ClassRow> classes, Cla
         for (Call call : sent) {
             ClientTally.Outcome outcome = clients.outcome(call.requestId());
             ClassTally.Trace trace = router.trace(call.requestId());
-            ClassRow row = trace == null ? unknown : rows.get(trace.classIndex);
+            ClassRow row = trace == null ? unknown : byName.get(router.className(trace));
             row.sent++;
             if (trace != null) {
-                row.enqueued += trace.enqueued ? 1 : 0;
-                row.deferred += trace.deferred ? 1 : 0;
-                row.parked += trace.parked ? 1 : 0;
                 routerCompleted += trace.terminal == ClientTally.Kind.COMPLETED ? 1 : 0;
                 routerRejected += trace.terminal == ClientTally.Kind.REJECTED ? 1 : 0;
                 routerAborted += trace.terminal == ClientTally.Kind.LEFT ? 1 : 0;
@@ -53,15 +52,20 @@ record DemoResult(Map<String, String> configuration, List<ClassRow> classes, Cla
             if (outcome == null || !agree(outcome, trace)) {
                 mismatched++;
             }
-            if (outcome != null) {
-                count(row, outcome);
+            if (outcome != null && outcome.kind() == ClientTally.Kind.FAILED) {
+                row.failed++;
+                row.failures.merge(outcome.reason(), 1L, Long::sum);
+            } else if (outcome != null && trace == null && outcome.kind() == ClientTally.Kind.REJECTED) {
+                row.unroutedRejections.merge(RequestFigures.reasonWithStatus(outcome.reason(), outcome.status()), 1L,
+                    Long::sum);
             }
         }
+        List<ClassRow> rows = new ArrayList<>(byName.values());
         if (unknown.sent > 0) {
             rows.add(unknown);
         }
-        ClassRow total = new ClassRow("all");
-        rows.forEach(row -> row.addInto(total));
+        ClassRow total = new ClassRow("all", figures.total());
+        rows.forEach(row -> row.addClientSideInto(total));
         boolean balanced = mismatched == 0 && clients.duplicates.get() == 0 && stats.live() == 0
             && clients.ended() == sent.size() && router.size() == sent.size()
             && stats.completed() == routerCompleted && stats.aborted() == routerAborted
@@ -71,8 +75,8 @@ record DemoResult(Map<String, String> configuration, List<ClassRow> classes, Cla
                 + " %d disagree)", balanced ? "yes" : "NO", sent.size(), clients.completed.get(),
             clients.rejected.get(), clients.left.get(), clients.failed.get(), stats.completed(),
             stats.rejected() + router.refused.get(), stats.aborted(), stats.live(), mismatched);
-        return new DemoResult(new LinkedHashMap<>(configuration), rows, total, stats, wallNs, hitRate, preemptions,
-            timeline, accounting, balanced);
+        return new DemoResult(new LinkedHashMap<>(configuration), rows, total, figures, stats, wallNs, hitRate,
+            preemptions, timeline, accounting, balanced);
     }
 
     /**
@@ -91,22 +95,17 @@ record DemoResult(Map<String, String> configuration, List<ClassRow> classes, Cla
         };
     }
 
-    private static void count(ClassRow row, ClientTally.Outcome outcome) {
-        switch (outcome.kind()) {
-            case COMPLETED -> row.completed++;
-            case REJECTED -> row.reject(outcome.reason(), outcome.status());
-            case LEFT -> row.left++;
-            case FAILED -> {
-                row.failed++;
-                row.failures.merge(outcome.reason(), 1L, Long::sum);
-            }
-        }
-        if (outcome.ttftNs() >= 0) {
-            row.ttftMs.recordValue(Math.min(3_600_000L, outcome.ttftNs() / 1_000_000L));
-        }
+    double throughput() {
+        return total.count(RequestFigures.Outcome.COMPLETED) / Math.max(1e-9, wallNs / 1e9);
     }
 
-    double throughput() {
-        return total.completed / Math.max(1e-9, wallNs / 1e9);
+    /** Rejections by {@code reason (status)} and class, the router's and those of calls that never reached it. */
+    Map<String, Map<String, Long>> rejectionsByReason() {
+        Map<String, Map<String, Long>> reasons = figures.rejectionsByReason();
+        for (ClassRow row : classes) {
+            row.unroutedRejections.forEach((reason, count) -> reasons.computeIfAbsent(reason,
+                r -> new LinkedHashMap<>()).merge(row.name, count, Long::sum));
+        }
+        return reasons;
     }
 }

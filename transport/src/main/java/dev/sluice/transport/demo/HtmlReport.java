@@ -1,5 +1,6 @@
 package dev.sluice.transport.demo;
 
+import dev.sluice.core.audit.RequestFigures;
 import dev.sluice.transport.plot.Axis;
 import dev.sluice.transport.plot.Chart;
 import dev.sluice.transport.plot.Series;
@@ -14,8 +15,8 @@ import java.util.Map;
 
 /**
  * Writes a {@link DemoResult} as one self-contained HTML file (inline CSS and SVG, no script, no external asset):
- * the summary tables, TTFT and queue-wait percentile plots per class, the run's time series and the
- * configuration. Stateless.
+ * the summary tables with the figures' definitions, TTFT and queue-wait percentile plots per class (the router's,
+ * as {@code journal stats} computes them), the run's time series and the configuration. Stateless.
  */
 final class HtmlReport {
     private static final String STYLE = "body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;"
@@ -31,6 +32,8 @@ final class HtmlReport {
     private static final int CHART_HEIGHT = 300;
     /** Nines of the latency charts' percentile axis: up to 99.99%. */
     private static final int NINES = 4;
+    /** The figures' histograms are in microseconds; the charts in milliseconds. */
+    private static final double MS_PER_US = 0.001;
 
     private HtmlReport() {
     }
@@ -63,19 +66,24 @@ final class HtmlReport {
 
     private static void summary(StringBuilder html, DemoResult result) {
         html.append("<h2>Per policy class</h2><table>");
-        row(html, "th", "class", "sent", "admitted", "deferred", "parked", "completed", "rejected", "left", "failed",
-            "queue wait p50 / p99", "TTFT p50 / p99");
+        row(html, "th", "class", "sent", "queued", "admitted", "deferred", "parked", "completed", "rejected",
+            "aborted", "failed", "queue wait p50 / p99", "TTFT p50 / p99");
         List<ClassRow> rows = new ArrayList<>(result.classes());
         rows.add(result.total());
         for (ClassRow r : rows) {
-            row(html, "td", r.name, r.sent, r.enqueued, r.deferred, r.parked, r.completed, r.rejected(), r.left,
-                r.failed, SummaryPrinter.percentiles(r.queueWaitMs), SummaryPrinter.percentiles(r.ttftMs));
+            RequestFigures.ClassFigures f = r.router;
+            row(html, "td", r.name, r.sent, f.queued(), f.admitted(), f.deferred(), f.parked(),
+                r.count(RequestFigures.Outcome.COMPLETED), r.rejected(), r.count(RequestFigures.Outcome.ABORTED),
+                r.failed, RequestFigures.percentiles(f.queueWaitUs()), RequestFigures.percentiles(f.ttftUs()));
         }
-        html.append("</table><h2>Rejections by reason (status)</h2><table class=\"txt\">");
+        html.append("</table><ul>");
+        for (String line : SummaryPrinter.definitions()) {
+            html.append("<li>").append(SvgPlot.escape(line)).append("</li>");
+        }
+        html.append("</ul><h2>Rejections by reason (status)</h2><table class=\"txt\">");
         row(html, "th", "reason (status)", "count", "by class");
-        for (Map.Entry<String, Map<String, Long>> e : SummaryPrinter.byReason(result).entrySet()) {
-            long sum = e.getValue().values().stream().mapToLong(Long::longValue).sum();
-            row(html, "td", e.getKey(), sum, e.getValue().toString().replace("{", "").replace("}", ""));
+        for (Map.Entry<String, Map<String, Long>> e : result.rejectionsByReason().entrySet()) {
+            row(html, "td", e.getKey(), SummaryPrinter.sum(e.getValue()), SummaryPrinter.text(e.getValue()));
         }
         html.append("</table><table>");
         row(html, "td", "throughput", String.format("%.1f completed requests/s over %.1f s", result.throughput(),
@@ -93,16 +101,16 @@ final class HtmlReport {
         for (int i = 0; i < result.classes().size(); i++) {
             ClassRow r = result.classes().get(i);
             String colour = Series.colour(i);
-            if (r.ttftMs.getTotalCount() > 0) {
-                ttft.add(Series.percentiles(r.name, colour, r.ttftMs, NINES, 1, false));
+            if (r.router.ttftUs().getTotalCount() > 0) {
+                ttft.add(Series.percentiles(r.name, colour, r.router.ttftUs(), NINES, MS_PER_US, false));
             }
-            if (r.queueWaitMs.getTotalCount() > 0) {
-                wait.add(Series.percentiles(r.name, colour, r.queueWaitMs, NINES, 1, false));
+            if (r.router.queueWaitUs().getTotalCount() > 0) {
+                wait.add(Series.percentiles(r.name, colour, r.router.queueWaitUs(), NINES, MS_PER_US, false));
             }
         }
         Axis percentile = new Axis.Percentile(NINES, "percentile");
         html.append("<h2>Latency by percentile</h2><div class=\"charts\">")
-            .append(chart("TTFT (client: send to first token)", percentile, "ms", ttft))
+            .append(chart("TTFT (router: ingress to first response item)", percentile, "ms", ttft))
             .append(chart("Queue wait (router: enqueue to dispatch)", percentile, "ms", wait))
             .append("</div><h2>Over time</h2><div class=\"charts\">");
         List<Timeline.Sample> samples = result.timeline().samples();

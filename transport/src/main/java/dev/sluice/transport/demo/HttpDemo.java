@@ -105,8 +105,8 @@ public final class HttpDemo {
         }
         RouterStatistics stats = started.router().stats();
         List<Call> sent = plan.subList(0, (int) clients.sent.get());
-        DemoResult result = DemoResult.collect(configuration, sent, clients, router, stats, started.metrics(),
-            profile, wallNs, hitRate, preemptions, progress.timeline());
+        DemoResult result = DemoResult.collect(configuration, sent, clients, router, stats, wallNs, hitRate,
+            preemptions, progress.timeline());
         SummaryPrinter.print(result, out);
         HtmlReport.write(result, settings.report(), started.journalDirectory());
         out.printf("  report       %s%n", displayed(settings.report().toAbsolutePath()));

@@ -1,44 +1,52 @@
 package dev.sluice.transport.demo;
 
+import dev.sluice.core.audit.RequestFigures;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import org.HdrHistogram.Histogram;
 
-/** Prints a {@link DemoResult} as the demo's plain-text summary. Stateless. */
+/**
+ * Prints a {@link DemoResult} as the demo's plain-text summary: per class the calls sent and failed (the clients'),
+ * and the router's {@link RequestFigures}, which {@code journal stats} prints from the journal of the same run.
+ * Stateless.
+ */
 final class SummaryPrinter {
+    /** What only the clients count, printed with {@link RequestFigures#DEFINITIONS}. */
+    static final List<String> CLIENT_FIGURES = List.of(
+        "sent, failed: the demo's clients (failed: the connection failed or a stream broke);",
+        "  every other figure is the router's, as journal stats prints it from the journal");
+
     private SummaryPrinter() {
     }
 
     static void print(DemoResult result, PrintStream out) {
         ClassRow all = result.total();
         out.println();
-        out.printf("  requests     sent %d: completed %d, rejected %d, clients left mid-stream %d, failed %d%n",
-            all.sent, all.completed, all.rejected(), all.left, all.failed);
-        out.printf("  router       admitted to a class %d, deferred %d, parked %d (session turns), queue deadlines"
-            + " expired %d%n", all.enqueued, all.deferred, all.parked, result.stats().expired());
-        out.println("  per class    sent  admitted  deferred  parked  completed  rejected  left   queue wait p50/p99"
-            + "   TTFT p50/p99");
-        for (ClassRow row : result.classes()) {
-            out.printf("    %-20s %5d %9d %9d %7d %10d %9d %5d %10s %17s%n", row.name, row.sent, row.enqueued,
-                row.deferred, row.parked, row.completed, row.rejected(), row.left, percentiles(row.queueWaitMs),
-                percentiles(row.ttftMs));
+        out.printf("  requests     sent %d: completed %d, rejected %d, aborted %d, failed on the client %d%n",
+            all.sent, all.count(RequestFigures.Outcome.COMPLETED), all.rejected(),
+            all.count(RequestFigures.Outcome.ABORTED), all.failed);
+        out.printf("  router       queued %d, admitted %d, deferred %d, parked %d (session turns), queue deadlines"
+            + " expired %d%n", all.router.queued(), all.router.admitted(), all.router.deferred(),
+            all.router.parked(), result.stats().expired());
+        out.println("  per class    sent  queued  admitted  deferred  parked  completed  rejected  aborted  failed"
+            + "   queue wait p50/p99      TTFT p50/p99");
+        List<ClassRow> rows = new ArrayList<>(result.classes());
+        rows.add(all);
+        for (ClassRow row : rows) {
+            RequestFigures.ClassFigures f = row.router;
+            out.printf("    %-20s %5d %7d %9d %9d %7d %10d %9d %8d %7d %20s %17s%n", row.name, row.sent, f.queued(),
+                f.admitted(), f.deferred(), f.parked(), row.count(RequestFigures.Outcome.COMPLETED), row.rejected(),
+                row.count(RequestFigures.Outcome.ABORTED), row.failed, RequestFigures.percentiles(f.queueWaitUs()),
+                RequestFigures.percentiles(f.ttftUs()));
         }
-        out.printf("    %-20s %5d %9d %9d %7d %10d %9d %5d %10s %17s%n", "all", all.sent, all.enqueued, all.deferred,
-            all.parked, all.completed, all.rejected(), all.left, percentiles(all.queueWaitMs),
-            percentiles(all.ttftMs));
-        out.println("               queue wait: the router's metrics, enqueue to dispatch. TTFT: the client's clock,"
-            + " send to first SSE token");
-        out.println("               or whole response. A request rejected before it joined a class is counted in the"
-            + " class its");
-        out.println("               header and size point to.");
+        for (String line : definitions()) {
+            out.println("               " + line);
+        }
         out.println("  rejections   by reason (status) and class:");
-        for (Map.Entry<String, Map<String, Long>> reason : byReason(result).entrySet()) {
-            long sum = reason.getValue().values().stream().mapToLong(Long::longValue).sum();
-            out.printf("    %-32s %6d   %s%n", reason.getKey(), sum, reason.getValue().toString()
-                .replace("{", "").replace("}", ""));
-        }
-        if (all.rejections.isEmpty()) {
+        Map<String, Map<String, Long>> reasons = result.rejectionsByReason();
+        reasons.forEach((reason, classes) -> out.printf("    %-32s %6d   %s%n", reason, sum(classes), text(classes)));
+        if (reasons.isEmpty()) {
             out.println("    none");
         }
         all.failures.forEach((reason, count) -> out.printf("  failed       %d: %s%n", count, reason));
@@ -50,20 +58,23 @@ final class SummaryPrinter {
         out.println("  accounting   " + result.accounting());
     }
 
-    /** Reason (status) to class to count. */
-    static Map<String, Map<String, Long>> byReason(DemoResult result) {
-        Map<String, Map<String, Long>> reasons = new TreeMap<>();
-        for (ClassRow row : result.classes()) {
-            row.rejections.forEach((reason, count) -> reasons.computeIfAbsent(reason, r -> new TreeMap<>())
-                .put(row.name, count));
-        }
-        return reasons;
+    /** The figures' definitions, the router's and the clients'. */
+    static List<String> definitions() {
+        List<String> lines = new ArrayList<>(RequestFigures.DEFINITIONS);
+        lines.addAll(CLIENT_FIGURES);
+        return lines;
     }
 
-    static String percentiles(Histogram ms) {
-        if (ms.getTotalCount() == 0) {
-            return "-";
+    static long sum(Map<String, Long> counts) {
+        long sum = 0;
+        for (long count : counts.values()) {
+            sum += count;
         }
-        return ms.getValueAtPercentile(50) + "/" + ms.getValueAtPercentile(99) + " ms";
+        return sum;
+    }
+
+    /** {@code a=1, b=2}. */
+    static String text(Map<String, Long> counts) {
+        return counts.toString().replace("{", "").replace("}", "");
     }
 }

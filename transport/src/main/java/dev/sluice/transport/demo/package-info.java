@@ -7,8 +7,10 @@
  *   self-contained HTML report with charts ({@code transport.plot}).</li>
  *   <li>In-process ({@link dev.sluice.transport.demo.InProcessDemo}): the same kind of traffic, the same engines and
  *   the real router on the fleet simulator's virtual clock, without HTTP.</li>
- *   <li>What-if ({@link dev.sluice.transport.demo.WhatIfReplay}): a journal's recorded arrivals on the same fleet,
- *   under the recorded and another configuration, side by side.</li>
+ *   <li>What-if ({@link dev.sluice.transport.demo.WhatIfReplay}): a journal's figures per class (as
+ *   {@code journal stats} defines them) next to those of core's retimed replay under another
+ *   configuration, with the model check and its limits; {@link dev.sluice.transport.demo.ReplayJson} writes
+ *   {@code replay --json}.</li>
  *   <li>For other programs ({@link dev.sluice.transport.demo.DemoTraffic},
  *   {@link dev.sluice.transport.demo.DemoSetup}): the HTTP demo's workload, router and frontend settings, to run it
  *   on other engines (perf's remote-engines experiment).</li>
@@ -21,8 +23,9 @@
  *   ProgressMonitor samples both every 250 ms ─▶ progress line, Timeline
  *   DemoResult (join by x-request-id) ─▶ SummaryPrinter (stdout), HtmlReport (file)
  *
- *   DemoWorkload | WhatIfReplay.arrivals ─▶ List&lt;Arrival&gt; ─▶ ClusterSimulation (virtual clock)
- *       router decisions ─▶ ClassTally (+ journal) ─▶ DemoReport ─▶ stdout | WhatIfFleet.Result
+ *   DemoWorkload ─▶ List&lt;Arrival&gt; ─▶ ClusterSimulation (virtual clock)
+ *       router decisions ─▶ ClassTally (+ journal) ─▶ DemoReport ─▶ stdout
+ *   JournalRun ─▶ RetimedReplay (recorded config: check; other config: what-if) ─▶ JournalStats ─▶ WhatIfReplay
  * </pre>
  */
 package dev.sluice.transport.demo;

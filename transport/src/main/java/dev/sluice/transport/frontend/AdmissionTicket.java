@@ -13,20 +13,45 @@ final class AdmissionTicket implements AdmissionListener {
     private final Thread waiter = Thread.currentThread();
     private volatile WorkerWithDpRank worker;
     private volatile AdmissionError error;
+    private volatile String policyClass;
+    private volatile long waitedNanos;
     private volatile boolean done;
 
     @Override
     public void onDispatched(long lifecycleId, WorkerWithDpRank dispatchedTo) {
+        onDispatched(lifecycleId, dispatchedTo, null, 0);
+    }
+
+    @Override
+    public void onDispatched(long lifecycleId, WorkerWithDpRank dispatchedTo, String admittedUnder, long waited) {
         worker = dispatchedTo;
+        policyClass = admittedUnder;
+        waitedNanos = waited;
         done = true;
         LockSupport.unpark(waiter);
     }
 
     @Override
     public void onRejected(long lifecycleId, AdmissionError rejection) {
+        onRejected(lifecycleId, rejection, null);
+    }
+
+    @Override
+    public void onRejected(long lifecycleId, AdmissionError rejection, String rejectedIn) {
         error = rejection;
+        policyClass = rejectedIn;
         done = true;
         LockSupport.unpark(waiter);
+    }
+
+    /** The policy class of the decision, or {@code null} when there was none. */
+    String policyClass() {
+        return policyClass;
+    }
+
+    /** From the request's arrival at the router to its dispatch; 0 when rejected. */
+    long waitedNanos() {
+        return waitedNanos;
     }
 
     /** Waits for the outcome; interrupted when the server shuts down under it. */

@@ -16,6 +16,7 @@ import dev.sluice.transport.tokenize.EncodedPrompt;
 import dev.sluice.transport.tokenize.PromptEncoder;
 import dev.sluice.transport.tokenize.PromptException;
 import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,6 +45,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class CompletionsEndpoint implements Handler {
     private static final AtomicLong IDS = new AtomicLong();
+    /** A request still running when the grace period of a shutdown ends: its engine request is stopped. */
+    private static final OpenAiException SHUTTING_DOWN = new OpenAiException(503, "The server is shutting down and "
+        + "the request did not finish within its grace period", null, "shutting_down");
+    static final HeaderName DECISION = HeaderNames.create("x-sluice-decision");
+    static final HeaderName POLICY_CLASS = HeaderNames.create("x-sluice-policy-class");
     /** The router's rejection reason when it has no worker to place a request on. */
     private static final String NO_WORKERS = "no_endpoints";
 
@@ -85,7 +92,7 @@ final class CompletionsEndpoint implements Handler {
             request = reader.read(endpoint, RequestBody.read(req, maxBodyBytes));
             served = models.get(request.model());
             if (served == null) {
-                throw new OpenAiException(400, "invalid_request_error", "The model `" + request.model()
+                throw new OpenAiException(404, "The model `" + request.model()
                     + "` is not served here; this frontend serves " + served(), "model", "model_not_found");
             }
             prompt = encode(request, served.serving().model().prompts());
@@ -113,6 +120,7 @@ final class CompletionsEndpoint implements Handler {
             Thread.currentThread().interrupt();
             return;
         }
+        decision(res, ticket);
         if (ticket.error() != null) {
             if (model.health().noneHealthy() && NO_WORKERS.equals(ticket.error().reason())) {
                 // The router has no workers because every engine failed: say so, and when a probe is next due.
@@ -122,7 +130,25 @@ final class CompletionsEndpoint implements Handler {
             }
             return;
         }
-        serve(res, model, request, requestId, prompt, lifecycle, ticket);
+        model.answering().incrementAndGet();
+        try {
+            serve(res, model, request, requestId, prompt, lifecycle, ticket);
+        } finally {
+            model.answering().decrementAndGet();
+        }
+    }
+
+    /**
+     * Tells the client what admission decided: {@code x-sluice-decision} ({@code dispatched; waited_ms=12.5} from
+     * its arrival at the router to its dispatch, or {@code rejected; code=deadline_exceeded}) and
+     * {@code x-sluice-policy-class}, the class it was admitted or rejected under (absent when it had none).
+     */
+    private static void decision(ServerResponse res, AdmissionTicket ticket) {
+        res.header(DECISION, ticket.error() != null ? "rejected; code=" + ticket.error().reason()
+            : String.format(Locale.ROOT, "dispatched; waited_ms=%.1f", ticket.waitedNanos() / 1e6));
+        if (ticket.policyClass() != null) {
+            res.header(POLICY_CLASS, ticket.policyClass());
+        }
     }
 
     /** The models served, for the client's error: {@code `a`, `b`}. */
@@ -154,7 +180,7 @@ final class CompletionsEndpoint implements Handler {
                 request.maxTokens(), ticket.worker().dpRank(), prompt.text()), queue);
         } catch (RuntimeException e) {
             router.aborted(lifecycle, e);
-            ErrorResponses.send(res, new OpenAiException(503, "service_unavailable", "the engine is unavailable",
+            ErrorResponses.send(res, new OpenAiException(503, "the engine is unavailable",
                 null, "engine_unavailable"));
             return;
         }
@@ -176,7 +202,8 @@ final class CompletionsEndpoint implements Handler {
             }
         };
         try {
-            CompletionResponder.respond(res, header, request, queue, hooks, CompletionsEndpoint::engineError);
+            CompletionResponder.respond(res, header, request, queue, hooks, failed -> model.stopping()
+                ? SHUTTING_DOWN : engineError(failed));
         } catch (IOException | UncheckedIOException e) {
             stream.cancel();
             if (!reported[0]) {
@@ -233,12 +260,12 @@ final class CompletionsEndpoint implements Handler {
     private static OpenAiException engineError(EngineQueue.Failed failed) {
         String message = failed.message();
         return switch (failed.kind()) {
-            case REJECTED -> new OpenAiException(400, "invalid_request_error", message, null, "engine_rejected");
-            case UNAVAILABLE -> new OpenAiException(503, "service_unavailable", message, null, "engine_unavailable");
-            case TIMEOUT -> new OpenAiException(504, "timeout", message, null, "engine_timeout");
-            case MISCONFIGURED -> new OpenAiException(502, "internal_error", "sluice is misconfigured for its engine: "
+            case REJECTED -> new OpenAiException(400, message, null, "engine_rejected");
+            case UNAVAILABLE -> new OpenAiException(503, message, null, "engine_unavailable");
+            case TIMEOUT -> new OpenAiException(504, message, null, "engine_timeout");
+            case MISCONFIGURED -> new OpenAiException(502, "sluice is misconfigured for its engine: "
                 + message, null, "engine_misconfigured");
-            case FAILED -> new OpenAiException(502, "internal_error", "the engine failed the request: " + message,
+            case FAILED -> new OpenAiException(502, "the engine failed the request: " + message,
                 null, "engine_error");
         };
     }

@@ -106,7 +106,7 @@ final class DynamoHeaders {
     }
 
     private static OpenAiException invalid(HeaderName header, String what) {
-        return new OpenAiException(400, "invalid_request_error", "header " + header.lowerCase() + " " + what,
+        return new OpenAiException(400, "header " + header.lowerCase() + " " + what,
             null, "invalid_header");
     }
 }

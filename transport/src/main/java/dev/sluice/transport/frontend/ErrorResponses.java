@@ -4,13 +4,12 @@ import dev.sluice.core.api.AdmissionError;
 import dev.sluice.transport.openai.OpenAiException;
 import dev.sluice.transport.openai.OpenAiJson;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
 
 /**
  * Renders an admission rejection as an OpenAI-shaped error: the status from the error class (the overload status
- * for capacity), the client-safe message only, the machine-readable reason as {@code code}, and a
- * {@code Retry-After} in whole seconds when the error carries one.
+ * for capacity), the {@code type} the status gives ({@link OpenAiException#typeOf}), the client-safe message only,
+ * the machine-readable reason as {@code code}, and a {@code Retry-After} in whole seconds when the error carries one.
  */
 final class ErrorResponses {
     private ErrorResponses() {
@@ -22,7 +21,7 @@ final class ErrorResponses {
         if (retryNs > 0) {
             res.header(HeaderNames.RETRY_AFTER, String.valueOf((retryNs + 999_999_999L) / 1_000_000_000L));
         }
-        send(res, new OpenAiException(status, type(error), error.publicMessage(), null, error.reason()));
+        send(res, new OpenAiException(status, error.publicMessage(), null, error.reason()));
     }
 
     /**
@@ -34,24 +33,13 @@ final class ErrorResponses {
             res.header(HeaderNames.RETRY_AFTER, String.valueOf(Math.max(1,
                 (nanosUntilNextProbe + 999_999_999L) / 1_000_000_000L)));
         }
-        send(res, new OpenAiException(503, "service_unavailable", "No healthy engine is available for this model: "
+        send(res, new OpenAiException(503, "No healthy engine is available for this model: "
             + "its engines are failing and being retried; retry later", null, "no_healthy_workers"));
     }
 
     static void send(ServerResponse res, OpenAiException error) {
-        res.status(Status.create(error.status()));
+        res.status(error.httpStatus());
         res.header(HeaderNames.CONTENT_TYPE, "application/json");
         res.send(OpenAiJson.error(error));
-    }
-
-    private static String type(AdmissionError error) {
-        return switch (error.errorClass()) {
-            case INVALID_REQUEST, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA, NOT_FOUND, CONFLICT -> "invalid_request_error";
-            case UNAUTHENTICATED -> "authentication_error";
-            case PERMISSION_DENIED -> "permission_error";
-            case RATE_LIMITED -> "rate_limit_error";
-            case CAPACITY_EXHAUSTED, UNAVAILABLE, DEADLINE_EXCEEDED -> "service_unavailable";
-            case INTERNAL, BACKEND_PROTOCOL, NOT_IMPLEMENTED, CANCELLED -> "internal_error";
-        };
     }
 }

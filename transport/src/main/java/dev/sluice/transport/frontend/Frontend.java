@@ -28,11 +28,14 @@ import java.util.concurrent.locks.LockSupport;
  * simulated fleet or remote OpenAI-compatible servers, which may join and leave while it runs). A worker whose
  * engine keeps failing leaves its router until a probe finds it answering again ({@link WorkerHealth}). Close it to
  * shut down gracefully: arrivals and requests not yet dispatched are answered 503, dispatched requests get the
- * grace period to finish, then the engines' KV-event subscribers, metrics scrapers and health probes, the server,
- * and each model's router, engines and journal stop, in that order. Idempotent.
+ * grace period to finish; then the engines' KV-event subscribers, metrics scrapers and health probes stop, the
+ * requests still running are stopped, each client getting a 503 {@code shutting_down} error (an error event on a
+ * stream), then the server and each model's router, engines and journal stop, in that order. Idempotent.
  */
 public final class Frontend implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** How long the requests stopped at the end of the grace period have to send their clients the error. */
+    private static final java.time.Duration STOPPED_ANSWERS = java.time.Duration.ofSeconds(5);
 
     private final FrontendSettings settings;
     private final List<ModelServing> models;
@@ -219,6 +222,16 @@ public final class Frontend implements AutoCloseable {
         for (ModelServing model : models) {
             model.stopWatching();
         }
+        if (live() > 0) {
+            // Each client still being answered gets an error, not a connection cut mid-answer.
+            for (ModelServing model : models) {
+                model.stopRunning();
+            }
+            long ends = System.nanoTime() + STOPPED_ANSWERS.toNanos();
+            while (answering() > 0 && System.nanoTime() < ends) {
+                LockSupport.parkNanos(10_000_000L);
+            }
+        }
         try {
             server.stop();
         } finally {
@@ -226,6 +239,14 @@ public final class Frontend implements AutoCloseable {
                 model.close();
             }
         }
+    }
+
+    private long answering() {
+        long answering = 0;
+        for (ModelServing model : models) {
+            answering += model.answering().get();
+        }
+        return answering;
     }
 
     private long live() {

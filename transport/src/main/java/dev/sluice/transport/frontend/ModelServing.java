@@ -21,6 +21,7 @@ import dev.sluice.transport.metrics.RouterMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +47,9 @@ final class ModelServing implements AutoCloseable {
     private final WorkerHealth health;
     private final WorkerMembership membership;
     private final EngineConfigErrors configErrors;
+    /** Set when the requests still running are being stopped at the end of a shutdown's grace period. */
+    private volatile boolean stopping;
+    private final AtomicInteger answering = new AtomicInteger();
     /** No engine joins or leaves, nothing is read from the engines any more. */
     private boolean closed;
     private boolean stopped;
@@ -264,6 +268,25 @@ final class ModelServing implements AutoCloseable {
         closed = true;
         engines.detachAll();
         health.close();
+    }
+
+    /**
+     * The grace period of a shutdown is over: the engine requests still running are stopped, and each of their
+     * clients gets a {@code shutting_down} error (an error event on a stream) instead of the rest of its answer.
+     */
+    void stopRunning() {
+        stopping = true;
+        engines.close();
+    }
+
+    /** How many dispatched requests are being answered now (their handlers have not returned). */
+    AtomicInteger answering() {
+        return answering;
+    }
+
+    /** Whether the requests still running are being stopped ({@link #stopRunning}). */
+    boolean stopping() {
+        return stopping;
     }
 
     /** Stops watching, then the router, the engines and the journal, in that order. Idempotent. */

@@ -32,7 +32,7 @@ final class RequestBody {
             }
             return body;
         } catch (IOException | UncheckedIOException e) {
-            throw new OpenAiException(400, "invalid_request_error", "The request body could not be read", null,
+            throw new OpenAiException(400, "The request body could not be read", null,
                 "bad_request");
         }
     }

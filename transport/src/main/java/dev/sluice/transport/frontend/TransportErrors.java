@@ -55,14 +55,14 @@ final class TransportErrors implements DirectHandler {
 
     /** 413 for a request body over the limit, whoever noticed it (Helidon, or {@link RequestBody}). */
     static OpenAiException payloadTooLarge() {
-        return new OpenAiException(413, "invalid_request_error", "The request body is larger than the server accepts",
+        return new OpenAiException(413, "The request body is larger than the server accepts",
             null, "payload_too_large");
     }
 
     /** The client's error for an event: fixed text by kind, never the event's message. */
     static OpenAiException error(EventType eventType, Status defaultStatus, String message) {
         if (eventType == EventType.BAD_REQUEST && HEADER_SIZE_EXCEEDED.equals(message)) {
-            return new OpenAiException(431, "invalid_request_error", "The request's header fields are too large: "
+            return new OpenAiException(431, "The request's header fields are too large: "
                 + "together they exceed the server's limit", null, "request_header_fields_too_large");
         }
         if (defaultStatus.code() == Status.REQUEST_ENTITY_TOO_LARGE_413_CODE) {
@@ -70,17 +70,16 @@ final class TransportErrors implements DirectHandler {
             return payloadTooLarge();
         }
         return switch (eventType) {
-            case BAD_REQUEST -> new OpenAiException(defaultStatus.code(), "invalid_request_error", "The HTTP request "
+            case BAD_REQUEST -> new OpenAiException(defaultStatus.code(), "The HTTP request "
                 + "is malformed and cannot be parsed", null, "bad_request");
             case PAYLOAD_TOO_LARGE -> payloadTooLarge();
-            case HTTP_VERSION_NOT_SUPPORTED -> new OpenAiException(defaultStatus.code(), "invalid_request_error",
+            case HTTP_VERSION_NOT_SUPPORTED -> new OpenAiException(defaultStatus.code(),
                 "Only HTTP/1.1 is served here", null, "http_version_not_supported");
-            case FORBIDDEN -> new OpenAiException(defaultStatus.code(), "permission_error", "Forbidden", null,
+            case FORBIDDEN -> new OpenAiException(defaultStatus.code(), "Forbidden", null,
                 "forbidden");
-            case INTERNAL_ERROR -> new OpenAiException(defaultStatus.code(), "internal_error", "Internal server error",
+            case INTERNAL_ERROR -> new OpenAiException(defaultStatus.code(), "Internal server error",
                 null, "internal_error");
-            case OTHER -> new OpenAiException(defaultStatus.code(), defaultStatus.code() < 500 ? "invalid_request_error"
-                : "internal_error", defaultStatus.reasonPhrase(), null, null);
+            case OTHER -> new OpenAiException(defaultStatus.code(), defaultStatus.reasonPhrase(), null, null);
         };
     }
 }

@@ -143,7 +143,7 @@ public final class CompletionResponder {
                                      Function<EngineQueue.Failed, OpenAiException> engineError, Hooks hooks) {
         Failed end = ended(hooks, new Failed(failed.kind(), failed.message()));
         OpenAiException error = engineError.apply(failed);
-        res.status(error.status());
+        res.status(error.httpStatus());
         res.header(HeaderNames.CONTENT_TYPE, "application/json");
         res.send(OpenAiJson.error(error));
         return end;

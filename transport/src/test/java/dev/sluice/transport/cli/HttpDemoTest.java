@@ -11,7 +11,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code sluice demo} as a new user runs it: real HTTP on loopback, a summary, a report and a journal. */
+/**
+ * {@code sluice demo} as a new user runs it: real HTTP on loopback, a summary, a report and a journal, and the
+ * summary's figures are the ones {@code journal stats} computes from that journal.
+ */
 class HttpDemoTest {
     @Test
     void shouldRunTheHttpDemoAndAccountForEveryRequest(@TempDir Path dir) throws Exception {
@@ -34,9 +37,11 @@ class HttpDemoTest {
         assertTrue(text.contains("report       " + report), text);
         assertTrue(text.contains("scripts/sluice journal verify " + journal), text);
         String html = Files.readString(report);
-        assertTrue(html.contains("<svg") && html.contains("TTFT (client: send to first token)")
+        assertTrue(html.contains("<svg") && html.contains("TTFT (router: ingress to first response item)")
             && html.contains("Queue wait (router: enqueue to dispatch)") && html.contains("<polyline"), html);
         assertTrue(html.contains("every request ended exactly once: yes"), html);
+        assertTrue(html.contains("admitted: dispatched to a worker"), "the report defines its figures");
+        FiguresAgreement.assertAgree(FiguresAgreement.httpRows(text), journal, text);
         assertTrue(!html.contains("<script") && !html.contains("<link") && !html.contains(" src="),
             "the report must be self-contained");
     }

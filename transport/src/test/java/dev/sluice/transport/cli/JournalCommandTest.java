@@ -22,6 +22,7 @@ class JournalCommandTest {
     static Path tmp;
 
     private static Path journal;
+    private static String demoOutput;
     private StringWriter out = new StringWriter();
     private StringWriter err = new StringWriter();
 
@@ -39,6 +40,7 @@ class JournalCommandTest {
             System.setOut(original);
         }
         String text = captured.toString(StandardCharsets.UTF_8);
+        demoOutput = text;
         assertTrue(text.contains("journal      " + journal) && text.contains("replay " + journal + " --verify"),
             text);
     }
@@ -75,6 +77,11 @@ class JournalCommandTest {
         assertTrue(out.toString().contains("request "), out::toString);
         assertEquals(2, run("journal", "show", journal.toString(), "--since", "soon"));
         assertTrue(err.toString().contains("neither an instant"), err::toString);
+    }
+
+    @Test
+    void shouldPrintTheFiguresTheInProcessDemoPrinted() throws Exception {
+        FiguresAgreement.assertAgree(FiguresAgreement.inProcessRows(demoOutput), journal, demoOutput);
     }
 
     @Test

@@ -5,15 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.audit.JournalRun;
+import dev.sluice.core.audit.JournalStats;
+import dev.sluice.core.audit.RequestFigures;
 import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalRecord;
 import dev.sluice.core.replay.DecisionComparison;
 import dev.sluice.core.replay.ReplayVerifier;
+import dev.sluice.core.replay.RetimedReplay;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,13 +80,37 @@ class ReplayTest {
             WorkerWithDpRank.of(99)));
         DecisionComparison.Result result = ReplayVerifier.verify(JournalRun.of(1, run.header(), tampered));
         assertEquals(1, result.differences().size(), result.differences().toString());
-        assertTrue(result.differences().get(0).contains("worker 99/0"), result.differences().get(0));
+        assertTrue(result.differences().get(0).toString().contains("worker recorded worker 99/0, replayed worker"),
+            result.differences().get(0).toString());
     }
 
     @Test
-    void shouldRebuildTheArrivalsAndFleetForAWhatIf() {
-        assertEquals(run.lifecycles().size(), WhatIfReplay.arrivals(run).size());
-        assertEquals(3, WhatIfReplay.fleet(run).workers());
-        assertEquals(2048, WhatIfReplay.fleet(run).maxNumBatchedTokens());
+    void shouldReproduceTheRecordedDecisionsInAWhatIfUnderTheRecordedPolicy() throws Exception {
+        RouterPolicyConfig policy = RetimedReplay.recordedPolicy(run);
+        WhatIfReplay whatIf = WhatIfReplay.of(run, InProcessDemo.sessionTurnClassifier(), policy,
+            InProcessDemo.sessionTurnClassifier(), "same.yaml");
+        assertEquals(List.of(), whatIf.check().differences());
+        assertTrue(whatIf.reproduced());
+        // The what-if under the same policy is the recording, figure for figure, parks included.
+        assertEquals(text(whatIf.recorded()), text(whatIf.other()));
+        assertTrue(whatIf.recorded().total().parked() > 0, "the recording parks agent turns");
+        assertEquals(0, whatIf.whatIf().estimated());
+        assertEquals(0, whatIf.whatIf().elsewhere());
+        StringWriter out = new StringWriter();
+        whatIf.print(new PrintWriter(out));
+        assertTrue(out.toString().contains("model check: the recorded policy on the recorded service times"
+            + " reproduces all " + whatIf.check().decisions() + " recorded decisions"), out.toString());
+        assertTrue(out.toString().contains("model limits:"), out.toString());
+        // Only the heading names both policies; no figure changes under the same one.
+        assertEquals(1, out.toString().split(" → ", -1).length - 1, out.toString());
+    }
+
+    private static String text(JournalStats figures) {
+        StringBuilder text = new StringBuilder(figures.total().rejections().toString());
+        figures.byClass().forEach((name, f) -> text.append(name).append(List.of(f.arrived(), f.queued(),
+            f.admitted(), f.deferred(), f.parked(), f.count(RequestFigures.Outcome.COMPLETED),
+            f.count(RequestFigures.Outcome.REJECTED), f.count(RequestFigures.Outcome.ABORTED)))
+            .append(RequestFigures.percentiles(f.queueWaitUs())).append(RequestFigures.percentiles(f.ttftUs())));
+        return text.toString();
     }
 }

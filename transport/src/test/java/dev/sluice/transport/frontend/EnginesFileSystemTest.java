@@ -176,7 +176,7 @@ class EnginesFileSystemTest {
         assertEquals(0, complete("beta", "to-beta"));
         HttpResponse<String> unknown = CLIENT.send(post("/v1/completions", "{\"model\":\"gamma\",\"prompt\":\"x\"}")
             .build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(400, unknown.statusCode());
+        assertEquals(404, unknown.statusCode());
         assertTrue(unknown.body().contains("this frontend serves `alpha`, `beta`")
             || unknown.body().contains("this frontend serves `beta`, `alpha`"), unknown.body());
         JsonNode health = get("/health");

@@ -9,6 +9,7 @@ import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.http.StreamResponse;
 import com.openai.errors.BadRequestException;
+import com.openai.errors.NotFoundException;
 import com.openai.errors.OpenAIServiceException;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
@@ -23,6 +24,10 @@ import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.transport.engine.sim.SimEngineContext;
 import io.helidon.http.HeaderNames;
 import java.io.InputStream;
+import java.net.Socket;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -138,7 +143,9 @@ class FrontendSystemTest {
             "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":4}");
         assertEquals(529, raw.statusCode());
         assertEquals("3", raw.headers().firstValue("retry-after").orElseThrow());
-        assertTrue(raw.body().contains("\"code\":\"capacity_exhausted\""), raw.body());
+        assertTrue(raw.body().contains("\"type\":\"overloaded_error\",\"param\":null,\"code\":"
+            + "\"capacity_exhausted\""), raw.body());
+        assertEquals("HTTP/1.1 529 Overloaded", statusLine("overload"), "529 has a reason phrase");
         assertFalse(raw.body().contains("test overload"), "the diagnostic never reaches the client");
     }
 
@@ -157,11 +164,14 @@ class FrontendSystemTest {
     }
 
     @Test
-    void shouldAnswerAQueueDeadlineWith429() {
+    void shouldAnswerAQueueDeadlineWith429() throws Exception {
         OpenAIServiceException error = assertThrows(OpenAIServiceException.class,
             () -> client("late").chat().completions().create(chat("hi", 4)));
         assertEquals(429, error.statusCode());
         assertTrue(error.getMessage().contains("request deadline exceeded"), error.getMessage());
+        HttpResponse<String> raw = post("/v1/chat/completions", "late", "{\"model\":\"" + MODEL
+            + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":4}");
+        assertTrue(raw.body().contains("\"type\":\"rate_limit_error\""), "the type a 429 has: " + raw.body());
     }
 
     @Test
@@ -175,8 +185,12 @@ class FrontendSystemTest {
 
     @Test
     void shouldRejectInvalidRequestsWith400And413() throws Exception {
-        assertThrows(BadRequestException.class, () -> client(null).chat().completions().create(
+        assertThrows(NotFoundException.class, () -> client(null).chat().completions().create(
             ChatCompletionCreateParams.builder().model("other-model").addUserMessage("hi").build()));
+        HttpResponse<String> unknown = post("/v1/completions", null, "{\"model\":\"other-model\",\"prompt\":\"hi\"}");
+        assertEquals(404, unknown.statusCode());
+        assertTrue(unknown.body().contains("\"type\":\"invalid_request_error\",\"param\":\"model\",\"code\":"
+            + "\"model_not_found\""), unknown.body());
         assertEquals(400, post("/v1/chat/completions", null, "{\"model\":").statusCode());
         assertEquals(400, post("/v1/chat/completions", null, "{\"model\":\"" + MODEL
             + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":-1}").statusCode());
@@ -228,6 +242,18 @@ class FrontendSystemTest {
         String metrics = get("/metrics");
         assertTrue(metrics.contains("sluice_requests_arrived_total{model=\"" + MODEL + "\"}"), metrics);
         assertTrue(metrics.contains("dynamo_frontend_router_queue_pending_requests"), metrics);
+    }
+
+    /** The status line of a chat completion for {@code tenant}, read off the socket. */
+    private static String statusLine(String tenant) throws Exception {
+        String body = "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        try (Socket socket = new Socket("127.0.0.1", frontend.port())) {
+            socket.getOutputStream().write(("POST /v1/chat/completions HTTP/1.1\r\nHost: sluice\r\nx-tenant: " + tenant
+                + "\r\ncontent-type: application/json\r\ncontent-length: " + body.length() + "\r\nconnection: close"
+                + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
+            return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                .readLine();
+        }
     }
 
     private static HttpResponse<String> post(String path, String tenant, String body) throws Exception {

@@ -59,7 +59,7 @@ final class HttpFuzzInputs {
         String value = WRONG_TYPES[random.nextInt(WRONG_TYPES.length)];
         boolean chat = path.endsWith("/chat/completions");
         return switch (random.nextInt(4)) {
-            case 0 -> "{\"model\":" + value + ",\"prompt\":\"hi\",\"messages\":[],\"max_tokens\":2}";
+            case 0 -> "{\"model\":" + nonString(value) + ",\"prompt\":\"hi\",\"messages\":[],\"max_tokens\":2}";
             case 1 -> chat ? "{\"model\":\"" + model + "\",\"messages\":" + value + ",\"max_tokens\":2}"
                 : "{\"model\":\"" + model + "\",\"prompt\":" + nonString(value) + ",\"max_tokens\":2}";
             case 2 -> "{\"model\":\"" + model + "\",\"prompt\":\"hi\",\"messages\":[{\"role\":\"user\","

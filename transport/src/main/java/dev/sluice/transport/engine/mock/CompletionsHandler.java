@@ -53,7 +53,7 @@ final class CompletionsHandler implements Handler {
         try {
             request = reader.read(endpoint, req.content().as(byte[].class));
             if (!request.model().equals(modelName)) {
-                throw new OpenAiException(404, "invalid_request_error", "The model `" + request.model()
+                throw new OpenAiException(404, "The model `" + request.model()
                     + "` does not exist; this server serves `" + modelName + "`", "model", "model_not_found");
             }
             tokens = request.prompt().encode(prompts).tokens();
@@ -83,7 +83,7 @@ final class CompletionsHandler implements Handler {
     /** The simulated engine fails only requests that cannot be served as given (too long, bad rank) or at stop. */
     static OpenAiException engineError(String message) {
         if (message.endsWith("stopped")) {
-            return new OpenAiException(503, "service_unavailable", message, null, null);
+            return new OpenAiException(503, message, null, null);
         }
         return OpenAiException.invalid(message, null);
     }
