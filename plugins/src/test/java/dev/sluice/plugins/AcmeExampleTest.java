@@ -120,7 +120,7 @@ class AcmeExampleTest {
             "request_classifier:\n  type: acme-queue-budget\n  parameters:\n    max_wait_ms: 0\n", "bad.yaml");
         RegistryException e = org.junit.jupiter.api.Assertions.assertThrows(RegistryException.class,
             () -> RouterPlugins.loadCatalogs(loader).resolveRequestClassifier(config.requestClassifier()));
-        assertEquals("invalid parameters for request-classifier type \"acme-queue-budget\": "
-            + "max_wait_ms must be between 1 and 60000", e.getMessage());
+        assertEquals("bad.yaml:3:3: request_classifier.parameters: invalid parameters for request-classifier type"
+            + " \"acme-queue-budget\": max_wait_ms must be between 1 and 60000", e.getMessage());
     }
 }

@@ -79,8 +79,9 @@ class ThunderAgentConfigTest {
         new BuiltinCatalog().register(registry);
         RegistryException range = assertThrows(RegistryException.class, () -> registry.resolveRequestClassifier(
             section("request_classifier:\n  type: thunderagent\n  parameters:\n    pause_target: 1.1\n")));
-        assertEquals("invalid parameters for request-classifier type \"thunderagent\": invalid ThunderAgent "
-            + "configuration: pause_target must be in [0, 1]", range.getMessage());
+        assertEquals("test.yaml:3:3: request_classifier.parameters: invalid parameters for request-classifier type"
+            + " \"thunderagent\": invalid ThunderAgent configuration: pause_target must be in [0, 1]",
+            range.getMessage());
         RegistryException unknown = assertThrows(RegistryException.class, () -> registry.resolveRequestClassifier(
             section("request_classifier:\n  type: thunderagent\n  parameters:\n    unknown_parameter: 1\n")));
         assertTrue(unknown.getMessage().contains("unknown_parameter"), unknown::getMessage);
