@@ -1,5 +1,5 @@
 // Talks to a running `sluice serve` with the official openai npm client: a plain and a streaming chat completion,
-// a plain completion, and a 400 for an unknown model. Exits non-zero with a message on the first failure.
+// a plain completion, and a 404 model_not_found for an unknown model. Exits non-zero with a message on the first failure.
 import OpenAI from "openai";
 
 const baseURL = process.argv[2];
@@ -48,6 +48,7 @@ try {
   await client.chat.completions.create({ model: "no-such-model", messages: [{ role: "user", content: "x" }] });
   check(false, "an unknown model was accepted");
 } catch (error) {
-  check(error.status === 400, `expected 400 for an unknown model, got ${error.status}`);
+  check(error instanceof OpenAI.NotFoundError && error.code === "model_not_found",
+    `expected 404 model_not_found for an unknown model, got ${error.status} ${error.code}`);
 }
 console.log("openai-node check: all 4 checks passed");
