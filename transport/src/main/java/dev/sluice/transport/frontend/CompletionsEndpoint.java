@@ -81,8 +81,14 @@ final class CompletionsEndpoint implements Handler {
 
     @Override
     public void handle(ServerRequest req, ServerResponse res) {
-        String requestId = req.headers().first(DynamoHeaders.REQUEST_ID).orElseGet(
-            () -> "sluice-" + Long.toHexString(System.nanoTime()) + "-" + IDS.incrementAndGet());
+        String requestId;
+        try {
+            requestId = DynamoHeaders.requestId(req.headers(),
+                () -> "sluice-" + Long.toHexString(System.nanoTime()) + "-" + IDS.incrementAndGet());
+        } catch (OpenAiException e) {
+            ErrorResponses.send(res, e);
+            return;
+        }
         res.header(DynamoHeaders.REQUEST_ID, requestId);
         CompletionRequest request;
         AdmissionRequest admission;

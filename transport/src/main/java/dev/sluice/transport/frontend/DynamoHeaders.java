@@ -8,6 +8,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Dynamo's request headers, read into an {@link AdmissionRequest}: the policy class, the session (id, parent,
@@ -103,6 +104,36 @@ final class DynamoHeaders {
         } catch (NumberFormatException e) {
             throw invalid(STRICT_PRIORITY, "must be a non-negative integer");
         }
+    }
+
+    /** The longest {@code x-request-id} taken. */
+    static final int MAX_REQUEST_ID = 256;
+
+    /**
+     * The request's id: the client's {@code x-request-id}, else {@code generated}'s.
+     *
+     * @throws OpenAiException 400 {@code invalid_header} when the header is there but empty, longer than
+     *                         {@value #MAX_REQUEST_ID} characters, or has other than visible ASCII characters.
+     */
+    static String requestId(Headers headers, Supplier<String> generated) throws OpenAiException {
+        Optional<String> given = headers.first(REQUEST_ID);
+        if (given.isEmpty()) {
+            return generated.get();
+        }
+        String id = given.get().strip();
+        if (id.isEmpty()) {
+            throw invalid(REQUEST_ID, "must not be empty; leave it out to have one made");
+        }
+        if (id.length() > MAX_REQUEST_ID) {
+            throw invalid(REQUEST_ID, "must be at most " + MAX_REQUEST_ID + " characters, was " + id.length());
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c < 0x21 || c > 0x7e) {
+                throw invalid(REQUEST_ID, "must be visible ASCII characters only (no spaces or controls)");
+            }
+        }
+        return id;
     }
 
     private static OpenAiException invalid(HeaderName header, String what) {
