@@ -107,19 +107,23 @@ public final class Frontend implements AutoCloseable {
     }
 
     /**
-     * 200 {@code healthy}, or 503 {@code draining} (closing) or {@code misconfigured} (no engine of any model serves
-     * what sluice asks it: see {@code configuration_errors}). With several models, each has its own entry under
-     * {@code models}, and the frontend is healthy while one of them is.
+     * Readiness: 200 {@code healthy}, or 503 {@code draining} (closing), {@code unavailable} (no model has a worker to
+     * place a request on: every engine is unhealthy, or none is left) or {@code misconfigured} (no engine of any
+     * model serves what sluice asks it: see {@code configuration_errors}). With several models, each has its own
+     * entry under {@code models}, and the frontend is healthy while one of them is. {@code /live} stays 200.
      */
     private void health(ServerResponse res) {
         List<Map<String, Object>> entries = new ArrayList<>(models.size());
         boolean allMisconfigured = true;
+        boolean anyHealthy = false;
         for (ModelServing model : models) {
             Map<String, Object> entry = health(model);
             allMisconfigured &= entry.get("status").equals("misconfigured");
+            anyHealthy |= entry.get("status").equals("healthy");
             entries.add(entry);
         }
-        String status = draining ? "draining" : allMisconfigured ? "misconfigured" : "healthy";
+        String status = draining ? "draining" : anyHealthy ? "healthy" : allMisconfigured ? "misconfigured"
+            : "unavailable";
         res.status(status.equals("healthy") ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
         Map<String, Object> body = new LinkedHashMap<>();
         if (entries.size() == 1) {
@@ -140,7 +144,8 @@ public final class Frontend implements AutoCloseable {
         RouterStatistics stats = model.router().stats();
         EngineConfigErrors configErrors = model.configErrors();
         Map<String, Object> entry = new LinkedHashMap<>();
-        entry.put("status", configErrors.all() ? "misconfigured" : "healthy");
+        boolean placeable = model.engines().size() > 0 && !model.health().noneHealthy();
+        entry.put("status", configErrors.all() ? "misconfigured" : placeable ? "healthy" : "unavailable");
         entry.put("model", model.name());
         entry.put("workers", model.engines().size());
         entry.put("unhealthy_workers", model.health().unhealthyCount());

@@ -119,6 +119,12 @@ class EngineHealthSystemTest {
 
             assertEquals(0, frontend.health().probeNow(), "the probe is refused too");
             assertTrue(frontend.health().noneHealthy());
+            HttpResponse<String> ready = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + frontend.port() + "/health")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, ready.statusCode(), "not ready: nothing can be placed; " + ready.body());
+            assertEquals("unavailable", JSON.readTree(ready.body()).get("status").asText());
+            assertEquals(200, CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + frontend.port()
+                + "/live")).build(), HttpResponse.BodyHandlers.ofString()).statusCode(), "but alive");
             awaitLiveZero(frontend);
             String metrics = metrics(frontend);
             assertLine(metrics, "sluice_workers_unhealthy{model=\"faulty\"} 1");
