@@ -2,9 +2,7 @@ package dev.sluice.core.config;
 
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,12 +39,7 @@ public final class RouterPolicyLoader {
         String source = file.toString();
         String yaml;
         try {
-            long size = Files.size(file);
-            if (size > YamlTreeReader.MAX_DOCUMENT_CHARS) {
-                throw ConfigException.unreadable(source,
-                    "file has " + size + " bytes; the limit is " + YamlTreeReader.MAX_DOCUMENT_CHARS);
-            }
-            yaml = Files.readString(file, StandardCharsets.UTF_8);
+            yaml = YamlValue.readFile(file);
         } catch (IOException e) {
             throw ConfigException.unreadable(source, reason(e));
         }

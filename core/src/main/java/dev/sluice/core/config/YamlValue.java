@@ -1,7 +1,13 @@
 package dev.sluice.core.config;
 
 import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.io.InputStream;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -28,6 +34,26 @@ public final class YamlValue {
         this.source = source;
         this.line = line;
         this.column = column;
+    }
+
+    /**
+     * The text of a YAML file, read up to the reader's limit ({@value YamlTreeReader#MAX_DOCUMENT_CHARS} bytes) and
+     * no further, whatever the file is: a device such as {@code /dev/zero} or a file that grows is cut there, not
+     * read into memory.
+     *
+     * @throws IOException the file cannot be read, is not UTF-8 ({@link java.nio.charset.CharacterCodingException}), or
+     *                     is longer than the limit (the message says so).
+     */
+    public static String readFile(Path file) throws IOException {
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(YamlTreeReader.MAX_DOCUMENT_CHARS + 1);
+        }
+        if (bytes.length > YamlTreeReader.MAX_DOCUMENT_CHARS) {
+            throw new IOException("it has more than " + YamlTreeReader.MAX_DOCUMENT_CHARS + " bytes, the limit");
+        }
+        // Strict: malformed UTF-8 is the file's error (CharacterCodingException), not replacement characters.
+        return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
     }
 
     /**

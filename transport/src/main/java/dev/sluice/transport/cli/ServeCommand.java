@@ -7,6 +7,7 @@ import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.transport.frontend.DynamoHeaders;
 import dev.sluice.transport.frontend.EngineSetup;
 import dev.sluice.transport.frontend.EnginesFile;
 import dev.sluice.transport.frontend.EnginesFileWatcher;
@@ -293,6 +294,13 @@ final class ServeCommand implements Callable<Integer> {
             mocker.engine();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (tenantHeader != null) {
+            try {
+                DynamoHeaders.checkTenantHeader(tenantHeader);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
         }
         if (simWorkers < 1 || simWorkers > 1024) {
             throw new CommandLine.ParameterException(spec.commandLine(),

@@ -8,6 +8,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -16,7 +17,7 @@ import java.util.function.Supplier;
  * 400 naming the header. These headers raise priority or pick whose budget is spent, so the endpoint reads them
  * only from trusted clients (see {@link TrustedSources}). Stateless.
  */
-final class DynamoHeaders {
+public final class DynamoHeaders {
     static final HeaderName REQUEST_ID = HeaderNames.create("x-request-id");
     static final HeaderName POLICY_CLASS = HeaderNames.create("x-dynamo-meta-policy-class");
     static final HeaderName SESSION_ID = HeaderNames.create("x-dynamo-session-id");
@@ -24,6 +25,28 @@ final class DynamoHeaders {
     static final HeaderName SESSION_FINAL = HeaderNames.create("x-dynamo-session-final");
     static final HeaderName PRIORITY = HeaderNames.create("x-dynamo-request-priority");
     static final HeaderName STRICT_PRIORITY = HeaderNames.create("x-dynamo-request-strict-priority");
+    /** Headers HTTP defines, which cannot name a tenant. */
+    private static final Set<String> RESERVED = Set.of("host", "content-type", "content-length", "transfer-encoding",
+        "connection", "authorization", "accept", "user-agent", "cookie", "expect", "te", "upgrade", "keep-alive",
+        "proxy-authorization", "trailer");
+    /**
+     * Checks that {@code name} can name the tenant: a header sluice reads for something else (the request id,
+     * Dynamo's headers) or that HTTP itself defines would mean two things at once.
+     *
+     * @throws IllegalArgumentException naming the header and why.
+     */
+    public static void checkTenantHeader(String name) {
+        String lower = name.strip().toLowerCase(Locale.ROOT);
+        if (lower.isEmpty() || !lower.matches("[!#$%&'*+.^_`|~0-9a-z-]+")) {
+            throw new IllegalArgumentException("--tenant-header must be an HTTP header name, was '" + name + "'");
+        }
+        if (lower.equals(REQUEST_ID.lowerCase()) || lower.startsWith("x-dynamo-") || lower.startsWith("x-sluice-")
+            || RESERVED.contains(lower)) {
+            throw new IllegalArgumentException("--tenant-header " + name + " is a header sluice or HTTP already uses "
+                + "for something else; choose another, e.g. x-tenant-id");
+        }
+    }
+
     private static final HeaderName[] PRIVILEGED = {POLICY_CLASS, SESSION_ID, PARENT_SESSION_ID, SESSION_FINAL,
         PRIORITY, STRICT_PRIORITY};
 

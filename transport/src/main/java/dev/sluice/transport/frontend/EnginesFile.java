@@ -6,8 +6,6 @@ import dev.sluice.core.config.YamlValue;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -84,7 +82,7 @@ public record EnginesFile(Map<String, Model> models) {
     public static EnginesFile read(Path file) throws ConfigException {
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            text = YamlValue.readFile(file);
         } catch (IOException e) {
             throw new ConfigException(file.toString(), "", 0, 0, "failed to read engines file " + file + ": " + e);
         }

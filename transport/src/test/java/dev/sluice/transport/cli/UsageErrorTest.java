@@ -1,6 +1,7 @@
 package dev.sluice.transport.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -72,12 +73,26 @@ class UsageErrorTest {
         "serve --router-temperature NaN | --router-temperature must be a finite number >= 0, was NaN",
         "mock-engine --port 0 --speedup-ratio -1 | --speedup-ratio must be a finite number > 0, was -1.0",
         "mock-engine --port 65536 | --port must be 0..65535 (0: any free port), was 65536",
-        "mock-engine --port 0 --default-max-tokens -1 | --default-max-tokens must be >= 0, was -1"})
+        "mock-engine --port 0 --default-max-tokens -1 | --default-max-tokens must be >= 0, was -1",
+        "serve --tenant-header x-request-id | --tenant-header x-request-id is a header sluice or HTTP already uses "
+            + "for something else; choose another, e.g. x-tenant-id",
+        "serve --tenant-header X-Dynamo-Session-Id | --tenant-header X-Dynamo-Session-Id is a header sluice or HTTP "
+            + "already uses for something else; choose another, e.g. x-tenant-id",
+        "serve --tenant-header content-length | --tenant-header content-length is a header sluice or HTTP already "
+            + "uses for something else; choose another, e.g. x-tenant-id",
+        "serve --tenant-header bad:name | --tenant-header must be an HTTP header name, was 'bad:name'"})
     void shouldNameTheFlagOutOfRange(String command, String message) {
         String[] args = (command + (command.startsWith("serve") ? " --no-journal" : "")).split(" ");
         assertEquals(2, run(args), err::toString);
         String name = args[0];
         assertEquals("sluice: " + message + "\nTry 'sluice " + name + " --help' for more information.\n",
             err.toString());
+    }
+
+    @Test
+    void shouldRefuseAPolicyFileThatNeverEndsWithoutReadingIt() {
+        assertEquals(2, run("config", "check", "/dev/zero"));
+        assertTrue(err.toString().contains("/dev/zero") && err.toString().contains("more than 1048576 bytes"),
+            err::toString);
     }
 }

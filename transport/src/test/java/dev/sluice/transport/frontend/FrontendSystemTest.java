@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.http.StreamResponse;
-import com.openai.errors.BadRequestException;
 import com.openai.errors.NotFoundException;
 import com.openai.errors.OpenAIServiceException;
 import com.openai.models.chat.completions.ChatCompletion;
