@@ -55,6 +55,13 @@ final class RemoteEngineOptions {
             + "${DEFAULT-VALUE}).")
     Duration firstTokenTimeout;
 
+    @Option(names = "--engine-stream-idle-timeout", defaultValue = "60s", paramLabel = "DURATION",
+        converter = DurationConverter.class,
+        description = "How long a remote engine's stream may go without text once it has begun; a stream that "
+            + "freezes longer ends with an error event (engine_timeout) and the request is aborted. 0: no limit "
+            + "(default: ${DEFAULT-VALUE}).")
+    Duration streamIdleTimeout;
+
     @Option(names = "--engine-total-kv-blocks", paramLabel = "BLOCKS",
         description = "KV capacity of each remote engine in --block-size blocks. Given, it wins over what an engine "
             + "publishes; else the engine's /metrics says it (vLLM's cache_config_info, SGLang's "
@@ -105,6 +112,10 @@ final class RemoteEngineOptions {
         if ((totalKvBlocks != null && totalKvBlocks < 1) || maxNumBatchedTokens < 1) {
             throw new IllegalArgumentException("--engine-total-kv-blocks and --engine-max-num-batched-tokens must "
                 + "be >= 1, were " + totalKvBlocks + " and " + maxNumBatchedTokens);
+        }
+        if (streamIdleTimeout.isNegative()) {
+            throw new IllegalArgumentException("--engine-stream-idle-timeout must be >= 0 (0: no limit), was "
+                + streamIdleTimeout);
         }
         if (metricsInterval.isNegative()) {
             throw new IllegalArgumentException("--engine-metrics-interval must be >= 0 (0: never), was "
@@ -159,7 +170,7 @@ final class RemoteEngineOptions {
         List<HttpEngineSettings> engines = new ArrayList<>(urls.size());
         for (String url : urls) {
             engines.add(HttpEngineSettings.of(url, model != null ? model : servedModel, connectTimeout,
-                firstTokenTimeout, config));
+                firstTokenTimeout, config).withStreamIdleTimeout(streamIdleTimeout));
         }
         return new EngineSetup.Remote(engines, health(), metrics(), kvEventSources());
     }
@@ -178,7 +189,7 @@ final class RemoteEngineOptions {
             long batched = engine.maxNumBatchedTokens().orElse(maxNumBatchedTokens);
             EngineRuntimeConfig config = new EngineRuntimeConfig(blocks, blockSize, batched, MAX_NUM_SEQS, 1);
             HttpEngineSettings http = HttpEngineSettings.of(engine.url().toString(), model.engineModel(),
-                connectTimeout, firstTokenTimeout, config);
+                connectTimeout, firstTokenTimeout, config).withStreamIdleTimeout(streamIdleTimeout);
             boolean capacityFromEngine = engine.totalKvBlocks().isEmpty() && totalKvBlocks == null;
             Optional<KvEventSource> events = engine.kvEvents().map(endpoint -> new KvEventSource(endpoint,
                 engine.kvReplay().orElse(null)));

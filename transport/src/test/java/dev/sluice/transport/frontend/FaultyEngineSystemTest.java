@@ -25,7 +25,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A remote engine that fails: dies mid-stream, hangs before its first token, streams garbage, answers 500 or 503.
+ * A remote engine that fails: dies mid-stream, hangs before its first token, freezes after it, streams garbage,
+ * answers 500 or 503.
  * The client gets a clean error (a status before the first token, an error event after it, then {@code [DONE]} as
  * vLLM does), the router and the
  * classifier see exactly one {@code Aborted}, and the booking is released. No engine-private text reaches the
@@ -55,7 +56,8 @@ class FaultyEngineSystemTest {
     static void start() throws Exception {
         engine = new FaultyEngine();
         HttpEngineSettings settings = HttpEngineSettings.of(engine.url(), MODEL, Duration.ofSeconds(1),
-            Duration.ofMillis(300), new EngineRuntimeConfig(16_384, 16, 8192, 256, 1));
+            Duration.ofMillis(300), new EngineRuntimeConfig(16_384, 16, 8192, 256, 1))
+            .withStreamIdleTimeout(Duration.ofSeconds(1));
         frontend = Frontend.start(new FrontendSettings("127.0.0.1", 0, MODEL, 1 << 20, 16, 529, null,
             Duration.ofSeconds(1), new RouterContext().classifierFactory(c -> new Recording()),
             // Health tracking off: the faults come one after another on the only engine, which would otherwise leave
@@ -72,7 +74,7 @@ class FaultyEngineSystemTest {
     @ParameterizedTest(name = "{0}, stream={1}")
     @CsvSource({"die, false, 502", "die, true, 200", "hang, false, 504", "hang, true, 504", "garbage, false, 502",
         "garbage, true, 200", "fail500, false, 502", "fail500, true, 502", "busy503, false, 503",
-        "busy503, true, 503", "fine, false, 200", "fine, true, 200"})
+        "busy503, true, 503", "freeze, false, 504", "freeze, true, 200", "fine, false, 200", "fine, true, 200"})
     void shouldAnswerCleanlyAbortOnceAndReleaseTheBooking(String fault, boolean stream, int status) throws Exception {
         long abortedBefore = frontend.router().stats().aborted();
         String id = fault + "-" + IDS.incrementAndGet();
@@ -86,6 +88,10 @@ class FaultyEngineSystemTest {
         boolean fails = !fault.equals("fine");
         if (fails && status == 200) {
             assertTrue(response.body().contains("\"error\""), "an error event ends the stream: " + response.body());
+        }
+        if (fault.equals("freeze")) {
+            assertTrue(response.text().contains("\"code\":\"engine_timeout\"") && response.text().contains(
+                "mid-stream"), "a stream that froze after its first token times out: " + response.text());
         }
         awaitLiveZero();
         assertEquals(abortedBefore + (fails ? 1 : 0), frontend.router().stats().aborted());

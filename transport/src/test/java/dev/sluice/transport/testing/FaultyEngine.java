@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A misbehaving OpenAI-compatible engine on loopback (the JDK's {@link HttpServer}), for fault tests. What it does
  * is chosen by a word in the prompt: {@code die} streams one token then drops the connection, {@code hang} never
- * answers, {@code garbage} streams an event that is not JSON, {@code fail500} and {@code busy503} answer those
+ * answers, {@code freeze} streams one token then sends nothing more (the connection held open), {@code garbage}
+ * streams an event that is not JSON, {@code fail500} and {@code busy503} answer those
  * statuses with a JSON error whose message carries a stack trace; anything else streams two tokens and ends well.
  * {@link #failEverything} makes it answer every request 500 that way, the health probe {@code GET /v1/models}
  * included, until told otherwise. It keeps the last request's body ({@link #lastCompletionBody}). Close it to stop;
@@ -103,7 +104,7 @@ public final class FaultyEngine implements AutoCloseable {
         }
     }
 
-    private static void stream(HttpExchange exchange, String body) throws IOException {
+    private void stream(HttpExchange exchange, String body) throws IOException {
         exchange.getResponseHeaders().add("content-type", "text/event-stream");
         exchange.sendResponseHeaders(200, 0);
         OutputStream out = exchange.getResponseBody();
@@ -111,6 +112,14 @@ public final class FaultyEngine implements AutoCloseable {
         if (body.contains("die")) {
             // The JDK server drops the connection when a handler throws: no chunked terminator, no [DONE].
             throw new EngineDied();
+        }
+        if (body.contains("freeze")) {
+            try {
+                stopped.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return;
         }
         if (body.contains("garbage")) {
             event(out, "{not json at all");

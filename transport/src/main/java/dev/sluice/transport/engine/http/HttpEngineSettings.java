@@ -16,11 +16,13 @@ import java.util.Objects;
  * @param model             the model name sent in each request.
  * @param connectTimeout    how long to wait for a TCP connection (HTTP/1.1, pooled by the client).
  * @param firstTokenTimeout how long to wait, from sending, for the first generated text.
+ * @param streamIdleTimeout how long a stream may go without text once it has begun; {@link Duration#ZERO}: no limit.
  * @param runtimeConfig     the capacity the router books against: a generic OpenAI server does not publish it, so
  *                          it comes from the command line.
  */
 public record HttpEngineSettings(String baseUrl, URI completionsUri, String model, Duration connectTimeout,
-                                 Duration firstTokenTimeout, EngineRuntimeConfig runtimeConfig) {
+                                 Duration firstTokenTimeout, EngineRuntimeConfig runtimeConfig,
+                                 Duration streamIdleTimeout) {
     public HttpEngineSettings {
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(completionsUri, "completionsUri");
@@ -28,13 +30,22 @@ public record HttpEngineSettings(String baseUrl, URI completionsUri, String mode
         Objects.requireNonNull(runtimeConfig, "runtimeConfig");
         requirePositive(connectTimeout, "connect timeout");
         requirePositive(firstTokenTimeout, "first-token timeout");
+        Objects.requireNonNull(streamIdleTimeout, "streamIdleTimeout");
+        if (streamIdleTimeout.isNegative()) {
+            throw new IllegalArgumentException("the stream idle timeout must be >= 0 (0: none), was "
+                + streamIdleTimeout);
+        }
         if (runtimeConfig.dataParallelSize() != 1) {
             throw new IllegalArgumentException("a remote engine is one rank, dataParallelSize must be 1");
         }
     }
 
+    /** The default {@link #streamIdleTimeout}. */
+    public static final Duration DEFAULT_STREAM_IDLE_TIMEOUT = Duration.ofSeconds(60);
+
     /**
-     * Settings for the engine at {@code url}.
+     * Settings for the engine at {@code url}, with the {@linkplain #DEFAULT_STREAM_IDLE_TIMEOUT default} stream idle
+     * timeout.
      *
      * @throws IllegalArgumentException if {@code url} is not an absolute {@code http} or {@code https} URL with a
      *                                  host and without query or fragment; the message quotes it.
@@ -42,7 +53,13 @@ public record HttpEngineSettings(String baseUrl, URI completionsUri, String mode
     public static HttpEngineSettings of(String url, String model, Duration connectTimeout, Duration firstTokenTimeout,
                                         EngineRuntimeConfig runtimeConfig) {
         return new HttpEngineSettings(url, completionsUri(url), model, connectTimeout, firstTokenTimeout,
-            runtimeConfig);
+            runtimeConfig, DEFAULT_STREAM_IDLE_TIMEOUT);
+    }
+
+    /** The same settings with another stream idle timeout ({@link Duration#ZERO}: none). */
+    public HttpEngineSettings withStreamIdleTimeout(Duration timeout) {
+        return new HttpEngineSettings(baseUrl, completionsUri, model, connectTimeout, firstTokenTimeout, runtimeConfig,
+            timeout);
     }
 
     /** Where health probes go: {@code GET /v1/models}, next to {@link #completionsUri}. */

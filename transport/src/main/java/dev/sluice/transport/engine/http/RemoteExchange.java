@@ -37,6 +37,7 @@ final class RemoteExchange implements EngineStream, Runnable {
     private static final int CANCELLED = 1;
     private static final int TIMED_OUT = 2;
     private static final int STOPPED = 3;
+    private static final int IDLE = 4;
     /** An event line longer than this is not a completion stream; the bound keeps memory in check. */
     private static final int MAX_LINE_BYTES = 1 << 20;
     private static final int MAX_ERROR_BODY_BYTES = 4096;
@@ -49,6 +50,12 @@ final class RemoteExchange implements EngineStream, Runnable {
     private volatile CompletableFuture<HttpResponse<InputStream>> response;
     private volatile InputStream body;
     private volatile boolean sawText;
+    /** When the last text came (reader thread writes, the idle watch reads). */
+    private volatile long lastTextNs;
+    /** The idle watch, once the first-token deadline has passed with text. */
+    private volatile ScheduledFuture<?> idleWatch;
+    /** Set when the exchange is over: an idle watch started after that stops at once. */
+    private volatile boolean finished;
     /** Reader thread only. */
     private long delivered;
     private boolean ended;
@@ -90,6 +97,8 @@ final class RemoteExchange implements EngineStream, Runnable {
             timer = engine.timers().schedule(() -> {
                 if (!sawText) {
                     abort(TIMED_OUT);
+                } else {
+                    watchIdle();
                 }
             }, engine.settings().firstTokenTimeout().toNanos(), TimeUnit.NANOSECONDS);
             exchange();
@@ -104,7 +113,33 @@ final class RemoteExchange implements EngineStream, Runnable {
             if (timer != null) {
                 timer.cancel(false);
             }
+            finished = true;
+            ScheduledFuture<?> watch = idleWatch;
+            if (watch != null) {
+                watch.cancel(false);
+            }
             engine.ended(this);
+        }
+    }
+
+    /**
+     * From the first-token deadline on, checks every half idle timeout that text came within the idle timeout: a
+     * stream that froze after its first token ends with a timeout. One check task per request, not one per token.
+     */
+    private void watchIdle() {
+        long idleNs = engine.settings().streamIdleTimeout().toNanos();
+        if (idleNs == 0 || abort.get() != RUNNING) {
+            return;
+        }
+        long periodNs = Math.max(1_000_000L, idleNs / 2);
+        ScheduledFuture<?> watch = engine.timers().scheduleWithFixedDelay(() -> {
+            if (!finished && System.nanoTime() - lastTextNs > idleNs) {
+                abort(IDLE);
+            }
+        }, periodNs, periodNs, TimeUnit.NANOSECONDS);
+        idleWatch = watch;
+        if (finished) {
+            watch.cancel(false);
         }
     }
 
@@ -215,6 +250,8 @@ final class RemoteExchange implements EngineStream, Runnable {
             case CANCELLED -> finish(FinishReason.CANCELLED, -1, -1);
             case TIMED_OUT -> fail(new UpstreamFailure(ErrorKind.TIMEOUT, "the engine sent no token within "
                 + UpstreamFailure.describe(engine.settings().firstTokenTimeout())));
+            case IDLE -> fail(new UpstreamFailure(ErrorKind.TIMEOUT, "the engine sent nothing for "
+                + UpstreamFailure.describe(engine.settings().streamIdleTimeout()) + " mid-stream"));
             default -> fail(new UpstreamFailure(ErrorKind.UNAVAILABLE, "the engine stopped"));
         }
     }
@@ -224,6 +261,7 @@ final class RemoteExchange implements EngineStream, Runnable {
             return;
         }
         sawText = true;
+        lastTextNs = System.nanoTime();
         try {
             listener.onText(piece);
             delivered++;
