@@ -216,6 +216,11 @@ final class ServeCommand implements Callable<Integer> {
         Frontend frontend;
         try {
             frontend = Frontend.start(settings);
+        } catch (Frontend.ListenFailure e) {
+            tokenizers.close();
+            spec.commandLine().getErr().println("sluice: --http-host " + host + " --http-port " + port + ": "
+                + e.getMessage() + "\nTry 'sluice serve --help' for more information.");
+            return 2;
         } catch (JournalException | RuntimeException e) {
             tokenizers.close();
             spec.commandLine().getErr().println("sluice: cannot start: " + e.getMessage());

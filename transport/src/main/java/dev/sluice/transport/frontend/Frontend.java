@@ -94,7 +94,7 @@ public final class Frontend implements AutoCloseable {
                 .build()
                 .start();
             if (!server.isRunning()) {
-                throw new IllegalStateException("cannot listen on " + settings.host() + ":" + settings.port());
+                throw new ListenFailure(settings.host(), settings.port());
             }
             self[0] = new Frontend(settings, models, server);
             return self[0];
@@ -103,6 +103,16 @@ public final class Frontend implements AutoCloseable {
                 models.get(i).close();
             }
             throw e;
+        }
+    }
+
+    /** The server could not listen on the address it was given: not this machine's, or the port is taken. */
+    public static final class ListenFailure extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        ListenFailure(String host, int port) {
+            super("cannot listen on " + host + ":" + port + ": the address is not one of this machine's, or the "
+                + "port is taken");
         }
     }
 

@@ -95,4 +95,15 @@ class UsageErrorTest {
         assertTrue(err.toString().contains("/dev/zero") && err.toString().contains("more than 1048576 bytes"),
             err::toString);
     }
+
+    @Test
+    void shouldNameTheAddressFlagsWhenServeCannotListen() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            int port = taken.getLocalPort();
+            assertEquals(2, run("serve", "--no-journal", "--sim-workers", "1", "--http-port", String.valueOf(port)));
+            assertTrue(err.toString().startsWith("sluice: --http-host 127.0.0.1 --http-port " + port + ": cannot listen"
+                + " on 127.0.0.1:" + port), err::toString);
+            assertTrue(err.toString().endsWith("Try 'sluice serve --help' for more information.\n"), err::toString);
+        }
+    }
 }
