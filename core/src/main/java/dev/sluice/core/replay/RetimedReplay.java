@@ -4,7 +4,6 @@ import dev.sluice.core.audit.JournalRun;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.RouterPolicyConfig;
-import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.journal.JournalCapture;
 import dev.sluice.core.journal.JournalRecord;
 import dev.sluice.core.router.ModelRouter;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.PriorityQueue;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.CachedNanoClock;
@@ -33,7 +31,6 @@ import org.agrona.concurrent.CachedNanoClock;
  * Single-threaded.
  */
 public final class RetimedReplay {
-    private static final AdmissionListener IGNORE = AdmissionListener.of((w, id) -> { }, (e, id) -> { });
     private static final String SHUTTING_DOWN = "shutting_down";
 
     /**
@@ -88,8 +85,7 @@ public final class RetimedReplay {
     private final ServiceTimes service;
     private final PriorityQueue<Input> inputs = new PriorityQueue<>((a, b) -> a.at != b.at
         ? Long.compare(a.at, b.at) : Long.compare(a.position, b.position));
-    private final Long2LongHashMap recordedToReplay = new Long2LongHashMap(-1);
-    private final Long2LongHashMap replayToRecorded = new Long2LongHashMap(-1);
+    private final RecordedInputs publisher = new RecordedInputs();
     private final Map<Long, Integer> dispatches = new HashMap<>();
     private long retimed;
     private long estimated;
@@ -187,7 +183,8 @@ public final class RetimedReplay {
             // Its close answers what is still live, as the recorded router's did: those records belong to the run.
             router.close();
         }
-        return new Result(run, stepping, new ArrayList<>(capture.records()), replayToRecorded, retimed, estimated,
+        return new Result(run, stepping, new ArrayList<>(capture.records()), publisher.replayToRecorded(), retimed,
+            estimated,
             elsewhere, deferred, System.nanoTime() - start);
     }
 
@@ -229,7 +226,7 @@ public final class RetimedReplay {
 
     /** The replay dispatched a request: the engine answers it as the recording's matching dispatch was answered. */
     private void onDispatched(JournalRecord.Dispatched d) {
-        long recorded = replayToRecorded.get(d.lifecycleId());
+        long recorded = publisher.replayToRecorded().get(d.lifecycleId());
         if (recorded < 0) {
             return;
         }
@@ -254,38 +251,8 @@ public final class RetimedReplay {
     }
 
     private void feed(ModelRouter router, Input input) {
-        if (input.kind() == Kind.STOP) {
-            return;
-        }
-        long replayId = recordedToReplay.get(input.recordedLifecycle());
-        switch (input.record()) {
-            case JournalRecord.Arrived a -> {
-                long id = router.submit(Arrivals.request(a), a.request().ingressAt(), IGNORE);
-                recordedToReplay.put(a.lifecycleId(), id);
-                replayToRecorded.put(id, a.lifecycleId());
-            }
-            case JournalRecord.Refused f -> {
-                long id = router.submit(Arrivals.request(f.request()), f.request().ingressAt(), IGNORE);
-                recordedToReplay.put(f.lifecycleId(), id);
-                replayToRecorded.put(id, f.lifecycleId());
-            }
-            case JournalRecord.Responding p -> router.responding(replayId);
-            case JournalRecord.Completed c -> {
-                if (c.contextTokens() >= 0) {
-                    router.completed(replayId, c.contextTokens());
-                } else {
-                    router.completed(replayId);
-                }
-            }
-            case JournalRecord.Aborted x -> router.aborted(replayId, null);
-            case JournalRecord.Retried x -> router.retry(replayId);
-            case JournalRecord.WorkerJoined w -> router.workerJoined(w.worker(), w.maxNumBatchedTokens(),
-                w.totalKvBlocks() >= 0 ? OptionalLong.of(w.totalKvBlocks()) : OptionalLong.empty());
-            case JournalRecord.WorkerLeft w -> router.workerLeft(w.worker());
-            case JournalRecord.KvEventRecord k -> router.kvEvent(k.event());
-            case JournalRecord.WorkerLoadRecord l -> router.workerLoad(l.load());
-            default -> {
-            }
+        if (input.kind() != Kind.STOP) {
+            publisher.feed(router, input.record(), input.recordedLifecycle());
         }
     }
 

@@ -1,0 +1,60 @@
+package dev.sluice.core.replay;
+
+import dev.sluice.core.host.AdmissionListener;
+import dev.sluice.core.journal.JournalRecord;
+import dev.sluice.core.router.ModelRouter;
+import java.util.OptionalLong;
+import org.agrona.collections.Long2LongHashMap;
+
+/**
+ * Publishes a journal's recorded inputs (arrivals, lifecycle reports, worker changes, KV events, load reports) to a
+ * replaying router, and keeps which replayed lifecycle is which recorded one. A recorded decision is not an input
+ * and publishes nothing. One per replay; not thread-safe.
+ */
+final class RecordedInputs {
+    private static final AdmissionListener IGNORE = AdmissionListener.of((w, id) -> { }, (e, id) -> { });
+
+    private final Long2LongHashMap recordedToReplay = new Long2LongHashMap(-1);
+    private final Long2LongHashMap replayToRecorded = new Long2LongHashMap(-1);
+
+    /**
+     * Publishes {@code record}, a recorded input of the lifecycle {@code recordedLifecycle} (an arrival's own id for
+     * an arrival; a report may be another request's, replayed for this one).
+     */
+    void feed(ModelRouter router, JournalRecord record, long recordedLifecycle) {
+        long replayId = recordedToReplay.get(recordedLifecycle);
+        switch (record) {
+            case JournalRecord.Arrived a -> submitted(a.lifecycleId(), router.submit(Arrivals.request(a),
+                a.request().ingressAt(), IGNORE));
+            case JournalRecord.Refused f -> submitted(f.lifecycleId(), router.submit(Arrivals.request(f.request()),
+                f.request().ingressAt(), IGNORE));
+            case JournalRecord.Responding p -> router.responding(replayId);
+            case JournalRecord.Completed c -> {
+                if (c.contextTokens() >= 0) {
+                    router.completed(replayId, c.contextTokens());
+                } else {
+                    router.completed(replayId);
+                }
+            }
+            case JournalRecord.Aborted x -> router.aborted(replayId, null);
+            case JournalRecord.Retried x -> router.retry(replayId);
+            case JournalRecord.WorkerJoined w -> router.workerJoined(w.worker(), w.maxNumBatchedTokens(),
+                w.totalKvBlocks() >= 0 ? OptionalLong.of(w.totalKvBlocks()) : OptionalLong.empty());
+            case JournalRecord.WorkerLeft w -> router.workerLeft(w.worker());
+            case JournalRecord.KvEventRecord k -> router.kvEvent(k.event());
+            case JournalRecord.WorkerLoadRecord l -> router.workerLoad(l.load());
+            default -> {
+            }
+        }
+    }
+
+    private void submitted(long recorded, long replayed) {
+        recordedToReplay.put(recorded, replayed);
+        replayToRecorded.put(replayed, recorded);
+    }
+
+    /** Replayed lifecycle id to recorded, -1 for none. */
+    Long2LongHashMap replayToRecorded() {
+        return replayToRecorded;
+    }
+}
