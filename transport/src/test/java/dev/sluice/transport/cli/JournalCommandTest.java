@@ -3,9 +3,7 @@ package dev.sluice.transport.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -29,17 +27,7 @@ class JournalCommandTest {
     @BeforeAll
     static void recordADemo() {
         journal = tmp.resolve("journal");
-        PrintStream original = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            int code = SluiceMain.commandLine().execute("demo", "--in-process", "--duration", "10s",
-                "--sim-workers", "2", "--journal-dir", journal.toString());
-            assertEquals(0, code, captured.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(original);
-        }
-        String text = captured.toString(StandardCharsets.UTF_8);
+        String text = DemoJournals.record(journal, "10s");
         demoOutput = text;
         assertTrue(text.contains("journal      " + journal) && text.contains("replay " + journal + " --verify"),
             text);

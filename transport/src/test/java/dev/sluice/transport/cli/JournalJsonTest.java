@@ -5,11 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,14 +33,7 @@ class JournalJsonTest {
     @BeforeAll
     static void recordADemo() throws Exception {
         journal = tmp.resolve("journal");
-        PrintStream original = System.out;
-        System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        try {
-            assertEquals(0, SluiceMain.commandLine().execute("demo", "--in-process", "--duration", "30s",
-                "--sim-workers", "2", "--journal-dir", journal.toString()));
-        } finally {
-            System.setOut(original);
-        }
+        DemoJournals.record(journal, "30s");
         JournalJsonTest first = new JournalJsonTest();
         assertEquals(0, first.run("journal", "stats", journal.toString(), "--json"), first.err::toString);
         stats = JSON.readTree(first.out.toString());

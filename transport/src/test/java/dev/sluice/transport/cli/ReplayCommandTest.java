@@ -7,12 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.core.replay.Difference;
 import dev.sluice.transport.demo.ReplayJson;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,16 +35,7 @@ class ReplayCommandTest {
     @BeforeAll
     static void recordADemo() throws Exception {
         journal = tmp.resolve("journal");
-        PrintStream original = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            int code = SluiceMain.commandLine().execute("demo", "--in-process", "--duration", "10s",
-                "--sim-workers", "2", "--journal-dir", journal.toString());
-            assertEquals(0, code, captured.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(original);
-        }
+        DemoJournals.record(journal, "10s");
         try (InputStream in = ReplayCommandTest.class.getResourceAsStream(
             "/dev/sluice/transport/demo/demo-policy.yaml")) {
             samePolicy = Files.write(tmp.resolve("same.yaml"), in.readAllBytes());
