@@ -3,6 +3,8 @@ package dev.sluice.transport.frontend;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.YamlMap;
 import dev.sluice.core.config.YamlValue;
+import dev.sluice.transport.engine.http.HttpEngineSettings;
+import dev.sluice.transport.engine.telemetry.HttpMetricsSource;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -144,8 +146,13 @@ public record EnginesFile(Map<String, Model> models) {
         if (kvReplay.isPresent() && kvEvents.isEmpty()) {
             throw engine.get("kv_replay").error("a replay socket needs kv_events too");
         }
-        Optional<URI> metrics = Optional.of(URI.create(url.toString().replaceAll("/+$", "").replaceAll("/v1$", "")
-            + "/metrics"));
+        URI completions;
+        try {
+            completions = HttpEngineSettings.completionsUri(url.toString());
+        } catch (IllegalArgumentException e) {
+            throw urlValue.error(e.getMessage());
+        }
+        Optional<URI> metrics = Optional.of(HttpMetricsSource.besideApi(completions));
         YamlValue metricsValue = engine.get("metrics");
         if (metricsValue != null) {
             metrics = switch (metricsValue.string()) {

@@ -68,7 +68,7 @@ public record HttpEngineSettings(String baseUrl, URI completionsUri, String mode
     }
 
     /** The {@code /v1/completions} URI of a base URL; see {@link #of}. */
-    static URI completionsUri(String url) {
+    public static URI completionsUri(String url) {
         URI uri;
         try {
             uri = new URI(url.strip());
