@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * the admission goes on. That includes every {@code Error}: an {@code InternalError} the JVM raises, asynchronously,
  * when a write to a memory-mapped file faults (the journal's, on a full disk), and an observer's own
  * {@code AssertionError} or {@code StackOverflowError}, which would otherwise end the scheduler thread. The router
- * wraps its observer in one of these, so a broken journal or metrics sink never breaks an admission. Called on the scheduler thread, like every observer.
+ * wraps its observer in one of these, so a broken journal or metrics sink never breaks an admission. Called on the
+ * scheduler thread, like every observer.
  */
 public final class CompositeObserver implements SchedulerObserver {
     private static final Logger LOG = LoggerFactory.getLogger(CompositeObserver.class);
