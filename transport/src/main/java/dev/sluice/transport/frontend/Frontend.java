@@ -76,6 +76,7 @@ public final class Frontend implements AutoCloseable {
                 // Helidon's own answers (unparsable requests, oversized headers or bodies) as our JSON errors.
                 .errorHandling(TransportErrors.errorHandling())
                 .directHandlers(TransportErrors.directHandlers())
+                .addConnectionSelector(ChunkedHttp1.selector())
                 // Without TCP_NODELAY, Nagle and delayed ACKs hold each SSE event back ~40 ms.
                 .connectionOptions(options -> options.tcpNoDelay(true))
                 .routing(routing -> routing
