@@ -86,7 +86,7 @@ final class ConnectionGuard implements ServerConnectionSelector, AutoCloseable {
         connections.add(guarded);
         try {
             ServerConnection connection = over ? new OverCapConnection(guarded, http1Config.maxPrologueLength()
-                + http1Config.maxHeadersSize()) : http1.connection(guarded);
+                + http1Config.maxHeadersSize()) : http1.connection(ChunkedContext.of(guarded));
             return new Tracked(connection, guarded);
         } catch (RuntimeException | Error e) {
             release(guarded);

@@ -66,6 +66,7 @@ public final class Frontend implements AutoCloseable {
      * @throws JournalException a journal cannot be opened (its message names the directory and the cause).
      */
     public static Frontend start(FrontendSettings settings) throws JournalException {
+        SafeLogFilter.install();
         List<ModelServing> models = new ArrayList<>(settings.models().size());
         ConnectionGuard guard = null;
         try {
