@@ -95,7 +95,8 @@ class FaultyEngineSystemTest {
         }
         awaitLiveZero();
         assertEquals(abortedBefore + (fails ? 1 : 0), frontend.router().stats().aborted());
-        List<ClassifyEvent> terminals = EVENTS.stream().filter(e -> e.requestId().equals(id) && e.isTerminal())
+        String ours = response.header("x-sluice-request-id");
+        List<ClassifyEvent> terminals = EVENTS.stream().filter(e -> e.requestId().equals(ours) && e.isTerminal())
             .toList();
         assertEquals(1, terminals.size(), terminals::toString);
         assertEquals(fails, terminals.get(0) instanceof ClassifyEvent.Aborted, terminals::toString);

@@ -222,14 +222,15 @@ class FrontendSystemTest {
                 URI.create(baseUrl + "/v1/completions")).header("x-request-id", "leaver")
             .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + MODEL + "\",\"prompt\":\"a long story\","
                 + "\"max_tokens\":100000,\"stream\":true}")).build(), HttpResponse.BodyHandlers.ofInputStream());
+        String ours = response.headers().firstValue("x-sluice-request-id").orElseThrow();
         try (InputStream body = response.body()) {
             assertTrue(body.read(new byte[64]) > 0, "the stream started");
         }
         await(() -> frontend.router().stats().aborted() == abortedBefore + 1);
         await(() -> frontend.router().stats().live() == 0);
-        long terminals = EVENTS.stream().filter(e -> e.requestId().equals("leaver") && e.isTerminal()).count();
+        long terminals = EVENTS.stream().filter(e -> e.requestId().equals(ours) && e.isTerminal()).count();
         assertEquals(1, terminals);
-        assertTrue(EVENTS.stream().anyMatch(e -> e.requestId().equals("leaver")
+        assertTrue(EVENTS.stream().anyMatch(e -> e.requestId().equals(ours)
             && e instanceof ClassifyEvent.Aborted));
     }
 
