@@ -7,6 +7,7 @@ import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.transport.frontend.ConnectionLimits;
 import dev.sluice.transport.frontend.DynamoHeaders;
 import dev.sluice.transport.frontend.EngineSetup;
 import dev.sluice.transport.frontend.EnginesFile;
@@ -132,6 +133,9 @@ final class ServeCommand implements Callable<Integer> {
     SchedulerIdle schedulerIdle;
 
     @CommandLine.Mixin
+    ConnectionOptions connections = new ConnectionOptions();
+
+    @CommandLine.Mixin
     PolicyOptions policyOptions = new PolicyOptions();
 
     @CommandLine.Mixin
@@ -143,6 +147,7 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         validate();
+        ConnectionLimits limits = connections.limits(spec.commandLine());
         EnginesFile file = null;
         if (enginesFile != null) {
             try {
@@ -187,7 +192,7 @@ final class ServeCommand implements Callable<Integer> {
         try {
             settings = new FrontendSettings(host, port, maxBodyBytes, defaultMaxTokens,
                 OverloadStatus.fromEnvironment(), tenantHeader == null ? null : HeaderNames.create(tenantHeader),
-                gracePeriod, TrustedSources.of(trustedSources), models);
+                gracePeriod, TrustedSources.of(trustedSources), models, limits);
         } catch (IllegalArgumentException e) {
             tokenizers.close();
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

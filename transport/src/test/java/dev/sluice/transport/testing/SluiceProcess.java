@@ -36,7 +36,19 @@ public final class SluiceProcess implements AutoCloseable {
      * is then {@link #ready()}.
      */
     public static SluiceProcess start(Pattern readyLine, List<String> args) throws IOException, InterruptedException {
+        return start(readyLine, args, 0);
+    }
+
+    /**
+     * {@link #start(Pattern, List)} under {@code ulimit -n openFiles} (soft and hard: the JVM cannot raise it), or
+     * without a limit of its own when {@code openFiles} is 0.
+     */
+    public static SluiceProcess start(Pattern readyLine, List<String> args, int openFiles)
+        throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
+        if (openFiles > 0) {
+            command.addAll(List.of("/bin/sh", "-c", "ulimit -n " + openFiles + " && exec \"$@\"", "sh"));
+        }
         command.add(ProcessHandle.current().info().command().orElseThrow());
         for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             // A debugger agent would try to bind the port the test JVM already holds.
