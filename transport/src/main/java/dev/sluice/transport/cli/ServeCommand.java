@@ -18,6 +18,7 @@ import dev.sluice.transport.frontend.JournalSetup;
 import dev.sluice.transport.frontend.RouterModes;
 import dev.sluice.transport.frontend.ServedModel;
 import dev.sluice.transport.frontend.TrustedSources;
+import dev.sluice.transport.tokenize.BoundedPromptEncoder;
 import dev.sluice.transport.tokenize.PromptEncoder;
 import dev.sluice.transport.tokenize.hf.TokenizerRegistry;
 import io.helidon.http.HeaderNames;
@@ -102,6 +103,11 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--max-body-bytes", defaultValue = "4194304", paramLabel = "BYTES",
         description = "Larger request bodies answer 413 (default: ${DEFAULT-VALUE}).")
     long maxBodyBytes;
+
+    @Option(names = "--max-prompt-tokens", defaultValue = "131072", paramLabel = "N",
+        description = "Prompts with more tokens answer 400, and are tokenized no further than that; 0 for no limit "
+            + "(default: ${DEFAULT-VALUE}).")
+    int maxPromptTokens;
 
     @Option(names = "--tenant-header", paramLabel = "NAME",
         description = "The request header naming the tenant (for per-tenant plugins such as token-rate-limit).")
@@ -214,7 +220,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         JournalSetup journal = FrontendAssembly.journal(context, policy,
             FrontendAssembly.classifierName(policy, "default"), threshold, queuePolicy);
-        return new ServedModel(name, router, engines, journal, prompts);
+        return new ServedModel(name, router, engines, journal, BoundedPromptEncoder.of(prompts, maxPromptTokens));
     }
 
     private int run(FrontendSettings settings, TokenizerRegistry tokenizers) throws InterruptedException {
@@ -285,6 +291,10 @@ final class ServeCommand implements Callable<Integer> {
         if (port < 0 || port > 65_535) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--http-port must be 0..65535 (0: any free port), was " + port);
+        }
+        if (maxPromptTokens < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--max-prompt-tokens must be >= 0 (0: no limit), was " + maxPromptTokens);
         }
         if (maxBodyBytes < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(),

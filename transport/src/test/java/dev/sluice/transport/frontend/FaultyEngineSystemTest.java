@@ -95,11 +95,13 @@ class FaultyEngineSystemTest {
                 "mid-stream"), "a stream that froze after its first token times out: " + response.text());
         }
         // The classifier hears the terminal event after the router has released the booking: wait for each.
+        // Its events carry sluice's id for the request; the client's x-request-id is only its label.
+        String ours = response.header("x-sluice-request-id");
         Await.until("the terminal event of " + id, () -> EVENTS.stream()
-            .anyMatch(e -> e.requestId().equals(id) && e.isTerminal()));
+            .anyMatch(e -> e.requestId().equals(ours) && e.isTerminal()));
         Await.until("the booking of " + id + " released", () -> frontend.router().stats().live() == 0);
         assertEquals(abortedBefore + (fails ? 1 : 0), frontend.router().stats().aborted());
-        List<ClassifyEvent> terminals = EVENTS.stream().filter(e -> e.requestId().equals(id) && e.isTerminal())
+        List<ClassifyEvent> terminals = EVENTS.stream().filter(e -> e.requestId().equals(ours) && e.isTerminal())
             .toList();
         assertEquals(1, terminals.size(), terminals::toString);
         assertEquals(fails, terminals.get(0) instanceof ClassifyEvent.Aborted, terminals::toString);
