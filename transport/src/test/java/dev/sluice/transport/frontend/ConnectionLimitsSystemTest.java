@@ -21,40 +21,51 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The connection limit, the header, body and idle timeouts and HTTP/1.0, through real sockets on a frontend with
- * small limits (3 connections, 200 ms for a head, 300 ms for a body, 300 ms idle). Each test waits for the server to
- * answer or close, never for a time.
+ * The connection limit, the header, body and idle timeouts and HTTP/1.0, through real sockets: the timeouts on a
+ * frontend with short ones (1 s for a head, a body, and idle; short enough to wait for, long enough that a stalled test
+ * thread on a busy machine does not miss its turn), the cap on one of 3 connections with timeouts nothing reaches.
+ * Each test waits for the server to answer or close, never for a time.
  */
 class ConnectionLimitsSystemTest {
     private static final String MODEL = "conn-model";
     private static final String LIVE = "GET /live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
     private static Frontend frontend;
+    /**
+     * The same cap with timeouts no busy machine reaches, for the test that holds connections idle between its
+     * exchanges: with 300 ms idle, a stalled test thread would see a held connection closed, and a free slot.
+     */
+    private static Frontend capped;
 
     @BeforeAll
     static void start() throws Exception {
-        FrontendSettings settings = new FrontendSettings("127.0.0.1", 0, MODEL, 4096, 16, 529, null,
-            Duration.ofSeconds(2), new RouterContext(),
-            new EngineSetup.Simulated(new SimEngineContext().numGpuBlocks(1024).blockSize(16).speedupRatio(50), 1),
-            null);
-        frontend = Frontend.start(settings.connections(new ConnectionLimits(3, Duration.ofMillis(200),
-            Duration.ofMillis(300), Duration.ofMillis(300))));
+        frontend = Frontend.start(settings().connections(new ConnectionLimits(3, Duration.ofSeconds(1),
+            Duration.ofSeconds(1), Duration.ofSeconds(1))));
+        capped = Frontend.start(settings().connections(new ConnectionLimits(3, Duration.ofMinutes(10),
+            Duration.ofMinutes(10), Duration.ofMinutes(10))));
+    }
+
+    private static FrontendSettings settings() {
+        return new FrontendSettings("127.0.0.1", 0, MODEL, 4096, 16, 529, null, Duration.ofSeconds(2),
+            new RouterContext(), new EngineSetup.Simulated(new SimEngineContext().numGpuBlocks(1024).blockSize(16)
+                .speedupRatio(50), 1), null);
     }
 
     @AfterAll
     static void stop() {
         frontend.close();
+        capped.close();
     }
 
     @Test
     void shouldCloseAConnectionThatSendsNothingAfterTheHeaderTimeout() throws IOException {
-        try (Socket socket = connect()) {
+        try (Socket socket = connect(frontend)) {
             assertEquals("", readToEnd(socket.getInputStream()), "closed unanswered");
         }
     }
 
     @Test
     void shouldCloseASlowlorisHeadAfterTheHeaderTimeoutThoughBytesKeepComing() throws IOException {
-        try (Socket socket = connect()) {
+        try (Socket socket = connect(frontend)) {
             byte[] head = "GET /live HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII);
             socket.getOutputStream().write(head);
             boolean cut = false;
@@ -74,7 +85,7 @@ class ConnectionLimitsSystemTest {
 
     @Test
     void shouldCloseASlowPostAfterTheBodyTimeout() throws IOException {
-        try (Socket socket = connect()) {
+        try (Socket socket = connect(frontend)) {
             socket.getOutputStream().write(("POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
                 + "application/json\r\nContent-Length: 200\r\n\r\n{\"model\":").getBytes(StandardCharsets.US_ASCII));
             String answer = readToEnd(socket.getInputStream());
@@ -84,7 +95,7 @@ class ConnectionLimitsSystemTest {
 
     @Test
     void shouldCloseAKeptAliveConnectionAfterTheIdleTimeout() throws IOException {
-        try (Socket socket = connect()) {
+        try (Socket socket = connect(frontend)) {
             socket.getOutputStream().write(LIVE.getBytes(StandardCharsets.US_ASCII));
             String answer = readToEnd(socket.getInputStream());
             assertTrue(answer.startsWith("HTTP/1.1 200 OK") && answer.endsWith("{\"status\":\"live\"}"), answer);
@@ -96,11 +107,11 @@ class ConnectionLimitsSystemTest {
         List<Socket> held = new ArrayList<>();
         try {
             for (int i = 0; i < 3; i++) {
-                Socket socket = connect();
+                Socket socket = connect(capped);
                 held.add(socket);
                 assertTrue(exchange(socket, LIVE).startsWith("HTTP/1.1 200 OK"));
             }
-            try (Socket extra = connect()) {
+            try (Socket extra = connect(capped)) {
                 extra.getOutputStream().write(LIVE.getBytes(StandardCharsets.US_ASCII));
                 String answer = readToEnd(extra.getInputStream());
                 assertTrue(answer.startsWith("HTTP/1.1 503 Service Unavailable") && answer.contains(
@@ -115,7 +126,7 @@ class ConnectionLimitsSystemTest {
             }
         }
         Await.until("a new connection served after the held ones closed", () -> {
-            try (Socket socket = connect()) {
+            try (Socket socket = connect(capped)) {
                 return exchange(socket, LIVE).startsWith("HTTP/1.1 200 OK");
             } catch (IOException e) {
                 return false;
@@ -126,7 +137,7 @@ class ConnectionLimitsSystemTest {
     @Test
     void shouldServeHttp10HealthAndLiveAndCloseAfterTheAnswer() throws IOException {
         for (String path : List.of("/health", "/live")) {
-            try (Socket socket = connect()) {
+            try (Socket socket = connect(frontend)) {
                 byte[] request = ("GET " + path + " HTTP/1.0\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
                 socket.getOutputStream().write(request);
                 String answer = readToEnd(socket.getInputStream());
@@ -136,8 +147,8 @@ class ConnectionLimitsSystemTest {
         }
     }
 
-    private static Socket connect() throws IOException {
-        Socket socket = new Socket(InetAddress.getLoopbackAddress(), frontend.port());
+    private static Socket connect(Frontend server) throws IOException {
+        Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port());
         socket.setSoTimeout(20_000);
         return socket;
     }

@@ -57,8 +57,8 @@ class FaultyEngineSystemTest {
     static void start() throws Exception {
         engine = new FaultyEngine();
         HttpEngineSettings settings = HttpEngineSettings.of(engine.url(), MODEL, Duration.ofSeconds(1),
-            Duration.ofMillis(300), new EngineRuntimeConfig(16_384, 16, 8192, 256, 1))
-            .withStreamIdleTimeout(Duration.ofSeconds(1));
+            Duration.ofSeconds(2), new EngineRuntimeConfig(16_384, 16, 8192, 256, 1))
+            .withStreamIdleTimeout(Duration.ofSeconds(2));
         frontend = Frontend.start(new FrontendSettings("127.0.0.1", 0, MODEL, 1 << 20, 16, 529, null,
             Duration.ofSeconds(1), new RouterContext().classifierFactory(c -> new Recording()),
             // Health tracking off: the faults come one after another on the only engine, which would otherwise leave
