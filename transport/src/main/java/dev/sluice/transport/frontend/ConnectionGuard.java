@@ -134,7 +134,7 @@ final class ConnectionGuard implements ServerConnectionSelector, AutoCloseable {
 
         @Override
         public void headers(ConnectionContext ctx, Headers headers) {
-            if (ctx instanceof GuardedContext guarded) {
+            if (guarded(ctx) instanceof GuardedContext guarded) {
                 boolean close = headers.containsToken(HeaderValues.CONNECTION_CLOSE);
                 if (receive) {
                     guarded.onHeaders(close);
@@ -147,10 +147,15 @@ final class ConnectionGuard implements ServerConnectionSelector, AutoCloseable {
 
         @Override
         public void status(ConnectionContext ctx, Status status) {
-            if (!receive && ctx instanceof GuardedContext guarded) {
+            if (!receive && guarded(ctx) instanceof GuardedContext guarded) {
                 guarded.onAnswer();
             }
             log.status(ctx, status);
+        }
+
+        /** The guard's context of a connection: Helidon's connection has it wrapped in a {@link ChunkedContext}. */
+        private static ConnectionContext guarded(ConnectionContext ctx) {
+            return ctx instanceof ChunkedContext chunked ? chunked.ctx() : ctx;
         }
 
         @Override

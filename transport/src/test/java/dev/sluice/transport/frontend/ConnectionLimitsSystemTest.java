@@ -135,6 +135,22 @@ class ConnectionLimitsSystemTest {
     }
 
     @Test
+    void shouldCloseAfterAnsweringACompletionThatAskedForClose() throws IOException {
+        byte[] body = ("{\"model\":\"" + MODEL + "\",\"max_tokens\":2,\"prompt\":\"close after\"}")
+            .getBytes(StandardCharsets.UTF_8);
+        // On the frontend whose timeouts nothing reaches: only the answer's end may close the connection.
+        try (Socket socket = connect(capped)) {
+            socket.getOutputStream().write(("POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                + "application/json\r\nConnection: close\r\nContent-Length: " + body.length + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            socket.getOutputStream().write(body);
+            String answer = readToEnd(socket.getInputStream());
+            assertTrue(answer.startsWith("HTTP/1.1 200 OK") && answer.contains("\"choices\""), answer);
+        }
+    }
+
+    @Test
     void shouldServeHttp10HealthAndLiveAndCloseAfterTheAnswer() throws IOException {
         for (String path : List.of("/health", "/live")) {
             try (Socket socket = connect(frontend)) {
