@@ -15,6 +15,7 @@ import dev.sluice.transport.frontend.EnginesFileWatcher;
 import dev.sluice.transport.frontend.Frontend;
 import dev.sluice.transport.frontend.FrontendSettings;
 import dev.sluice.transport.frontend.JournalSetup;
+import dev.sluice.transport.frontend.LargeBodyBudget;
 import dev.sluice.transport.frontend.RouterModes;
 import dev.sluice.transport.frontend.ServedModel;
 import dev.sluice.transport.frontend.TrustedSources;
@@ -109,6 +110,16 @@ final class ServeCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     int maxPromptTokens;
 
+    @Option(names = "--large-body-bytes", defaultValue = "65536", paramLabel = "BYTES",
+        description = "A request body over this (or chunked, of no declared length) is large: it is read, parsed "
+            + "and tokenized only in one of --large-body-concurrency turns, waited for at most 2 s, or answers the "
+            + "overload status, too_many_large_bodies (default: ${DEFAULT-VALUE}).")
+    long largeBodyBytes;
+
+    @Option(names = "--large-body-concurrency", paramLabel = "N",
+        description = "Large request bodies handled at once (default: half the cores, at least 1).")
+    Integer largeBodyConcurrency;
+
     @Option(names = "--tenant-header", paramLabel = "NAME",
         description = "The request header naming the tenant (for per-tenant plugins such as token-rate-limit).")
     String tenantHeader;
@@ -192,7 +203,9 @@ final class ServeCommand implements Callable<Integer> {
         try {
             settings = new FrontendSettings(host, port, maxBodyBytes, defaultMaxTokens,
                 OverloadStatus.fromEnvironment(), tenantHeader == null ? null : HeaderNames.create(tenantHeader),
-                gracePeriod, TrustedSources.of(trustedSources), models, limits);
+                gracePeriod, TrustedSources.of(trustedSources), models, limits, new LargeBodyBudget(largeBodyBytes,
+                largeBodyConcurrency == null ? LargeBodyBudget.defaultPermits() : largeBodyConcurrency,
+                LargeBodyBudget.WAIT));
         } catch (IllegalArgumentException e) {
             tokenizers.close();
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -291,6 +304,14 @@ final class ServeCommand implements Callable<Integer> {
         if (port < 0 || port > 65_535) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--http-port must be 0..65535 (0: any free port), was " + port);
+        }
+        if (largeBodyBytes < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--large-body-bytes must be >= 0, was " + largeBodyBytes);
+        }
+        if (largeBodyConcurrency != null && largeBodyConcurrency < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--large-body-concurrency must be at least 1, was " + largeBodyConcurrency);
         }
         if (maxPromptTokens < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(),

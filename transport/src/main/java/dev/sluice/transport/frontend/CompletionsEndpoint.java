@@ -66,9 +66,12 @@ final class CompletionsEndpoint implements Handler {
     private final int overloadStatus;
     private final HeaderName tenantHeader;
     private final TrustedSources trustedSources;
+    private final LargeBodyGate largeBodies;
 
-    CompletionsEndpoint(CompletionRequest.Endpoint endpoint, FrontendSettings settings, List<ModelServing> models) {
+    CompletionsEndpoint(CompletionRequest.Endpoint endpoint, FrontendSettings settings, List<ModelServing> models,
+                        LargeBodyGate largeBodies) {
         this.endpoint = endpoint;
+        this.largeBodies = largeBodies;
         Map<String, Served> byName = new LinkedHashMap<>();
         for (ModelServing model : models) {
             byName.put(model.name(), new Served(model, new BlockHasher(model.model().engines().blockSize())));
@@ -95,11 +98,23 @@ final class CompletionsEndpoint implements Handler {
             return;
         }
         res.header(DynamoHeaders.REQUEST_ID, clientId != null ? clientId : requestId);
+        LargeBodyGate.Turn turn;
+        try {
+            // Before the body is read: reading, parsing and tokenizing a large one is the expensive part.
+            turn = largeBodies.enter(req.headers().contentLength());
+        } catch (OpenAiException e) {
+            res.header(HeaderNames.RETRY_AFTER, "1");
+            ErrorResponses.send(res, e);
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
         CompletionRequest request;
         AdmissionRequest admission;
         EncodedPrompt prompt;
         Served served;
-        try {
+        try (turn) {
             request = reader.read(endpoint, RequestBody.read(req, maxBodyBytes));
             served = models.get(request.model());
             if (served == null) {

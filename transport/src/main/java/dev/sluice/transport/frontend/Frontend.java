@@ -41,14 +41,17 @@ public final class Frontend implements AutoCloseable {
     private final List<ModelServing> models;
     private final WebServer server;
     private final ConnectionGuard guard;
+    private final LargeBodyGate largeBodies;
     private volatile boolean draining;
     private boolean closed;
 
-    private Frontend(FrontendSettings settings, List<ModelServing> models, WebServer server, ConnectionGuard guard) {
+    private Frontend(FrontendSettings settings, List<ModelServing> models, WebServer server, ConnectionGuard guard,
+                     LargeBodyGate largeBodies) {
         this.settings = settings;
         this.models = List.copyOf(models);
         this.server = server;
         this.guard = guard;
+        this.largeBodies = largeBodies;
     }
 
     /**
@@ -81,6 +84,7 @@ public final class Frontend implements AutoCloseable {
             }
             Frontend[] self = new Frontend[1];
             guard = new ConnectionGuard(settings.connections());
+            LargeBodyGate largeBodies = new LargeBodyGate(settings.largeBodies(), settings.overloadStatus());
             WebServer server = WebServer.builder()
                 .host(settings.host())
                 .port(settings.port())
@@ -101,9 +105,9 @@ public final class Frontend implements AutoCloseable {
                 .idleConnectionPeriod(helidonIdle(settings.connections()))
                 .routing(routing -> routing
                     .post("/v1/chat/completions", new CompletionsEndpoint(CompletionRequest.Endpoint.CHAT, settings,
-                        models))
+                        models, largeBodies))
                     .post("/v1/completions", new CompletionsEndpoint(CompletionRequest.Endpoint.COMPLETIONS,
-                        settings, models))
+                        settings, models, largeBodies))
                     .get("/v1/models", (req, res) -> json(res, OpenAiJson.models(names,
                         System.currentTimeMillis() / 1000, "sluice")))
                     .get("/health", (req, res) -> self[0].health(res))
@@ -117,7 +121,7 @@ public final class Frontend implements AutoCloseable {
             if (!server.isRunning()) {
                 throw new ListenFailure(settings.host(), settings.port());
             }
-            self[0] = new Frontend(settings, models, server, guard);
+            self[0] = new Frontend(settings, models, server, guard, largeBodies);
             return self[0];
         } catch (JournalException | RuntimeException e) {
             if (guard != null) {
@@ -295,5 +299,10 @@ public final class Frontend implements AutoCloseable {
             live += model.router().stats().live();
         }
         return live;
+    }
+
+    /** The turns large request bodies take (for tests: how many are free). */
+    LargeBodyGate largeBodies() {
+        return largeBodies;
     }
 }

@@ -25,11 +25,14 @@ import java.util.Set;
  * @param models           the models served, at least one, each name once; {@code GET /v1/models} lists them in
  *                         this order.
  * @param connections      the connection limit and the read timeouts.
+ * @param largeBodies      how many large request bodies are handled at once.
  */
 public record FrontendSettings(String host, int port, long maxBodyBytes, int defaultMaxTokens, int overloadStatus,
                                HeaderName tenantHeader, Duration gracePeriod, TrustedSources trustedSources,
-                               List<ServedModel> models, ConnectionLimits connections) {
+                               List<ServedModel> models, ConnectionLimits connections,
+                               LargeBodyBudget largeBodies) {
     public FrontendSettings {
+        Objects.requireNonNull(largeBodies, "largeBodies");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(connections, "connections");
         Objects.requireNonNull(trustedSources, "trustedSources");
@@ -52,18 +55,24 @@ public record FrontendSettings(String host, int port, long maxBodyBytes, int def
         }
     }
 
-    /** Settings with the {@link ConnectionLimits#defaults() default connection limits}. */
+    /** Settings with the {@link ConnectionLimits#defaults() default connection limits} and large-body budget. */
     public FrontendSettings(String host, int port, long maxBodyBytes, int defaultMaxTokens, int overloadStatus,
                             HeaderName tenantHeader, Duration gracePeriod, TrustedSources trustedSources,
                             List<ServedModel> models) {
         this(host, port, maxBodyBytes, defaultMaxTokens, overloadStatus, tenantHeader, gracePeriod, trustedSources,
-            models, ConnectionLimits.defaults());
+            models, ConnectionLimits.defaults(), LargeBodyBudget.defaults());
     }
 
     /** These settings with {@code connections} instead. */
     public FrontendSettings connections(ConnectionLimits connections) {
         return new FrontendSettings(host, port, maxBodyBytes, defaultMaxTokens, overloadStatus, tenantHeader,
-            gracePeriod, trustedSources, models, connections);
+            gracePeriod, trustedSources, models, connections, largeBodies);
+    }
+
+    /** These settings with {@code largeBodies} instead. */
+    public FrontendSettings largeBodies(LargeBodyBudget largeBodies) {
+        return new FrontendSettings(host, port, maxBodyBytes, defaultMaxTokens, overloadStatus, tenantHeader,
+            gracePeriod, trustedSources, models, connections, largeBodies);
     }
 
     /** Settings for one model. */
