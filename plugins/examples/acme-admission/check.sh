@@ -97,6 +97,7 @@ echo "acme-admission: steps 1 and 6 ran as written; config check, demo, journal 
 # only worker busy for a few seconds, and a request arriving then waits in the queue until acme-queue-budget's
 # 2000 ms budget from ingress is spent: 429. `exec env` keeps the command's own variable assignment and makes the
 # server this subshell's process, which SIGTERM then reaches.
+: >"$serve_log" # before the server starts: the first sed below may run before the background child opens it
 echo "acme-admission: \$ $serve_command (+ --http-port 0 --no-journal --sim-workers 1 --speedup-ratio 0.05)"
 (cd "$project" && exec env -u JAVA_HOME -u SLUICE_JAVA_OPTS PATH="$clean_path" MAVEN_OPTS="$clean_maven_opts" \
     bash -c "exec env $serve_command --http-port 0 --no-journal --sim-workers 1 --speedup-ratio 0.05 \

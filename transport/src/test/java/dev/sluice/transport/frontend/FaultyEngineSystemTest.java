@@ -11,6 +11,7 @@ import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.engine.http.HttpEngineSettings;
+import dev.sluice.transport.testing.Await;
 import dev.sluice.transport.testing.FaultyEngine;
 import dev.sluice.transport.testing.RawHttp;
 import java.nio.charset.StandardCharsets;
@@ -93,21 +94,14 @@ class FaultyEngineSystemTest {
             assertTrue(response.text().contains("\"code\":\"engine_timeout\"") && response.text().contains(
                 "mid-stream"), "a stream that froze after its first token times out: " + response.text());
         }
-        awaitLiveZero();
+        // The classifier hears the terminal event after the router has released the booking: wait for each.
+        Await.until("the terminal event of " + id, () -> EVENTS.stream()
+            .anyMatch(e -> e.requestId().equals(id) && e.isTerminal()));
+        Await.until("the booking of " + id + " released", () -> frontend.router().stats().live() == 0);
         assertEquals(abortedBefore + (fails ? 1 : 0), frontend.router().stats().aborted());
         List<ClassifyEvent> terminals = EVENTS.stream().filter(e -> e.requestId().equals(id) && e.isTerminal())
             .toList();
         assertEquals(1, terminals.size(), terminals::toString);
         assertEquals(fails, terminals.get(0) instanceof ClassifyEvent.Aborted, terminals::toString);
-    }
-
-    private static void awaitLiveZero() throws InterruptedException {
-        long giveUp = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (frontend.router().stats().live() > 0) {
-            if (System.nanoTime() > giveUp) {
-                throw new AssertionError("the booking was not released: " + frontend.router().stats());
-            }
-            Thread.sleep(5);
-        }
     }
 }

@@ -227,6 +227,8 @@ class FrontendSystemTest {
         }
         await(() -> frontend.router().stats().aborted() == abortedBefore + 1);
         await(() -> frontend.router().stats().live() == 0);
+        // The classifier hears the terminal event after the router has released the booking.
+        await(() -> EVENTS.stream().anyMatch(e -> e.requestId().equals("leaver") && e.isTerminal()));
         long terminals = EVENTS.stream().filter(e -> e.requestId().equals("leaver") && e.isTerminal()).count();
         assertEquals(1, terminals);
         assertTrue(EVENTS.stream().anyMatch(e -> e.requestId().equals("leaver")
