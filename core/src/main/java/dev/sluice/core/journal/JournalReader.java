@@ -96,7 +96,9 @@ public final class JournalReader implements AutoCloseable {
 
     /**
      * Feeds every complete, decodable record, in order, to {@code sink}; afterwards {@link #corruptions} lists what
-     * was skipped or where reading stopped. An exception thrown by {@code sink} is the caller's and propagates.
+     * was skipped or where reading stopped. An exception thrown by {@code sink} is the caller's and propagates. On
+     * a journal still being written, the records appended while reading may or may not be read: the check is
+     * against what the files accounted for when reading began.
      */
     public void forEach(Consumer<JournalRecord> sink) {
         if (queue == null) {
@@ -104,24 +106,53 @@ public final class JournalReader implements AutoCloseable {
         }
         boolean stopped = false;
         try (ExcerptTailer tailer = queue.createTailer()) {
-            while (!stopped) {
-                Next next = next(tailer);
-                if (next == Next.END) {
-                    break;
-                }
-                if (next == Next.STOPPED) {
-                    stopped = true;
-                } else if (next.record != null) {
-                    sink.accept(next.record);
-                }
-            }
+            // What the files account for before reading: a live writer only adds to it while the tailer reads.
+            JournalCompleteness expected = JournalCompleteness.expect(queue);
+            stopped = drain(tailer, sink);
             if (!stopped) {
-                new JournalCompleteness(queue, tailer, readByCycle, corruptions).check();
+                expected.check(readByCycle, corruptions);
             }
+        } catch (SinkFailure e) {
+            throw e.failure;
         } catch (RuntimeException | InternalError e) {
             if (!stopped) {
                 corruptions.add(new JournalCorruption("?", -1, -1, "cannot finish reading: "
                     + JournalException.rootCause(e), true));
+            }
+        }
+    }
+
+    /** Carries the sink's own failure past the catch for Chronicle's. */
+    private static final class SinkFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient RuntimeException failure;
+
+        SinkFailure(RuntimeException failure) {
+            super(null, null, false, false);
+            this.failure = failure;
+        }
+    }
+
+    private static void feed(Consumer<JournalRecord> sink, JournalRecord record) {
+        try {
+            sink.accept(record);
+        } catch (RuntimeException e) {
+            throw new SinkFailure(e);
+        }
+    }
+
+    /** Reads until the tailer ends; true when it stopped at damage instead. */
+    private boolean drain(ExcerptTailer tailer, Consumer<JournalRecord> sink) {
+        while (true) {
+            Next next = next(tailer);
+            if (next == Next.END) {
+                return false;
+            }
+            if (next == Next.STOPPED) {
+                return true;
+            }
+            if (next.record != null) {
+                feed(sink, next.record);
             }
         }
     }
