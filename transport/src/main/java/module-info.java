@@ -14,6 +14,7 @@ module dev.sluice.transport {
     requires transitive io.helidon.webserver;
     requires java.desktop;
     requires java.logging;
+    requires jdk.management;
     requires java.net.http;
     requires ai.djl.api;
     requires ai.djl.tokenizers;

@@ -13,8 +13,19 @@ public interface ClassifyRequest {
     /** {@link #dueAt()} when no deadline is set. */
     long NO_DEADLINE = Long.MAX_VALUE;
 
-    /** The logical request id; lifecycle events carry it. */
+    /**
+     * The host's id for the request, unique among the router's live requests: lifecycle events carry it, so a
+     * classifier may key its state on it.
+     */
     String requestId();
+
+    /**
+     * The client's own label for the request (its {@code x-request-id}), or {@code null}. Not unique: two clients
+     * may send the same one at once, so never key state on it.
+     */
+    default String clientRequestId() {
+        return null;
+    }
 
     /** Session metadata from the request's headers, or {@code null}. */
     SessionContext sessionContext();

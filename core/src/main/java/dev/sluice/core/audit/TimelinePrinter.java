@@ -34,7 +34,8 @@ public final class TimelinePrinter {
     public static void print(JournalRun run, Lifecycle lifecycle, PrintWriter out) {
         JournalRecord.Request r = lifecycle.request();
         long origin = r != null ? r.ingressAt() : lifecycle.records().get(0).timeNs();
-        out.printf("request %s (lifecycle %d), arrived %s UTC%n", lifecycle.requestId(), lifecycle.id(),
+        String label = r != null && r.clientRequestId() != null ? ", x-request-id " + r.clientRequestId() : "";
+        out.printf("request %s (lifecycle %d%s), arrived %s UTC%n", lifecycle.requestId(), lifecycle.id(), label,
             WALL.format(run.wallClock(origin)));
         if (r != null) {
             out.printf("  %d input tokens; class header %s; tenant %s; session %s%s; strict priority %d,"

@@ -13,6 +13,7 @@ public final class AdmissionRequest {
     private static final long[] EMPTY = new long[0];
 
     private final String requestId;
+    private final String clientRequestId;
     private final long inputTokens;
     private final String policyClass;
     private final SessionContext sessionContext;
@@ -25,6 +26,7 @@ public final class AdmissionRequest {
 
     private AdmissionRequest(Builder builder) {
         this.requestId = builder.requestId;
+        this.clientRequestId = builder.clientRequestId;
         this.inputTokens = builder.inputTokens;
         this.policyClass = builder.policyClass;
         this.sessionContext = builder.sessionContext;
@@ -36,13 +38,26 @@ public final class AdmissionRequest {
         this.sequenceBlockHashes = builder.sequenceBlockHashes;
     }
 
-    /** A builder for a request with this id (the {@code x-request-id}; lifecycle events carry it). */
+    /**
+     * A builder for a request with this id: the host's own, which lifecycle events, plugins and the journal key on;
+     * at most one live request per router has it (a second is refused {@code duplicate_request_id}). The frontend
+     * makes a fresh one for every request; the client's {@code x-request-id} is its {@link #clientRequestId()}.
+     */
     public static Builder builder(String requestId) {
         return new Builder(requestId);
     }
 
+    /** The host's id for the request, unique among the router's live requests. */
     public String requestId() {
         return requestId;
+    }
+
+    /**
+     * The client's own label for the request (the frontend's {@code x-request-id}), or {@code null}. Journaled and
+     * shown to plugins, never a key: any number of live requests may carry the same one.
+     */
+    public String clientRequestId() {
+        return clientRequestId;
     }
 
     /** Input tokens on the router's basis. */
@@ -100,7 +115,8 @@ public final class AdmissionRequest {
 
     @Override
     public String toString() {
-        return "AdmissionRequest[" + requestId + ", " + inputTokens + " tokens"
+        return "AdmissionRequest[" + requestId + (clientRequestId != null ? " (client's " + clientRequestId + ")" : "")
+            + ", " + inputTokens + " tokens"
             + (policyClass != null ? ", class " + policyClass : "")
             + (sessionContext != null ? ", session " + sessionContext.sessionId() : "") + "]";
     }
@@ -108,6 +124,7 @@ public final class AdmissionRequest {
     /** Builds an {@link AdmissionRequest}. */
     public static final class Builder {
         private final String requestId;
+        private String clientRequestId;
         private long inputTokens;
         private String policyClass;
         private SessionContext sessionContext;
@@ -180,6 +197,12 @@ public final class AdmissionRequest {
         public Builder promptBlockHashes(long[] localHashes) {
             this.localBlockHashes = localHashes.clone();
             this.sequenceBlockHashes = BlockHasher.sequenceHashes(this.localBlockHashes);
+            return this;
+        }
+
+        /** The client's label for the request ({@code x-request-id}); {@code null} for none. Need not be unique. */
+        public Builder clientRequestId(String label) {
+            this.clientRequestId = label;
             return this;
         }
 

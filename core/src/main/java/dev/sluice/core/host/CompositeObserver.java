@@ -15,9 +15,11 @@ import org.slf4j.LoggerFactory;
  * Installs several observers as one (the journal and the metrics, say): each callback goes to every observer in
  * the order given. The array is fixed at construction, so forwarding allocates nothing. An observer that throws is
  * contained: the failure is counted and logged (rate-limited), the other observers still get the callback, and
- * the admission goes on. That includes {@code InternalError}: the JVM raises it, asynchronously, when a write to a
- * memory-mapped file faults (the journal's, on a full disk). The router wraps its observer in one of these, so a
- * broken journal or metrics sink never breaks an admission. Called on the scheduler thread, like every observer.
+ * the admission goes on. That includes every {@code Error}: an {@code InternalError} the JVM raises, asynchronously,
+ * when a write to a memory-mapped file faults (the journal's, on a full disk), and an observer's own
+ * {@code AssertionError} or {@code StackOverflowError}, which would otherwise end the scheduler thread. The router
+ * wraps its observer in one of these, so a broken journal or metrics sink never breaks an admission. Called on the
+ * scheduler thread, like every observer.
  */
 public final class CompositeObserver implements SchedulerObserver {
     private static final Logger LOG = LoggerFactory.getLogger(CompositeObserver.class);
@@ -71,7 +73,7 @@ public final class CompositeObserver implements SchedulerObserver {
         for (SchedulerObserver o : observers) {
             try {
                 callback.call(o, nowNs, number, a, b);
-            } catch (RuntimeException | InternalError e) {
+            } catch (Throwable e) {
                 failed(name, e);
             }
         }
@@ -170,7 +172,7 @@ public final class CompositeObserver implements SchedulerObserver {
                 if (veto != null) {
                     return veto;
                 }
-            } catch (RuntimeException | InternalError e) {
+            } catch (Throwable e) {
                 // A veto that cannot be decided admits: a broken observer must not refuse all traffic.
                 failed("arrivalVeto", e);
             }

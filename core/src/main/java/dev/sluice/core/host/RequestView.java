@@ -29,7 +29,11 @@ public interface RequestView {
 
     long lifecycleId();
 
+    /** The host's id for the request, unique among the router's live requests. */
     String requestId();
+
+    /** The client's own label ({@code x-request-id}), or {@code null}; not unique. */
+    String clientRequestId();
 
     long inputTokens();
 

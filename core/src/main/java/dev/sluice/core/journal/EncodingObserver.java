@@ -71,6 +71,7 @@ abstract class EncodingObserver implements SchedulerObserver {
             out.writeLong(r.lifecycleId());
             RecordEncoder.request(out, r);
             RecordEncoder.promptBlocks(out, r);
+            out.writeUtf8(r.clientRequestId());
         });
     }
 
@@ -80,6 +81,7 @@ abstract class EncodingObserver implements SchedulerObserver {
             out.writeLong(id);
             RecordEncoder.request(out, now, r);
             RecordEncoder.error(out, e, status);
+            out.writeUtf8(r.clientRequestId());
         });
     }
 

@@ -25,11 +25,29 @@ public sealed interface JournalRecord {
         return -1;
     }
 
-    /** What arrived: the request's headers and size. A {@code null} string field was absent. */
+    /**
+     * What arrived: the request's headers and size. A {@code null} string field was absent. {@code requestId} is
+     * the host's (unique among live requests), {@code clientRequestId} the client's {@code x-request-id} label
+     * ({@code null}: none sent, or a journal older than the field).
+     */
     record Request(String requestId, long ingressAt, long inputTokens, String policyClass, String tenant,
                    String sessionId, String parentSessionId, SessionContext.Finality finality,
                    SessionContext.InputTrigger inputTrigger, int strictPriority, double priorityJump,
-                   WorkerWithDpRank pinnedWorker) {
+                   WorkerWithDpRank pinnedWorker, String clientRequestId) {
+        /** A request without a client label. */
+        public Request(String requestId, long ingressAt, long inputTokens, String policyClass, String tenant,
+                       String sessionId, String parentSessionId, SessionContext.Finality finality,
+                       SessionContext.InputTrigger inputTrigger, int strictPriority, double priorityJump,
+                       WorkerWithDpRank pinnedWorker) {
+            this(requestId, ingressAt, inputTokens, policyClass, tenant, sessionId, parentSessionId, finality,
+                inputTrigger, strictPriority, priorityJump, pinnedWorker, null);
+        }
+
+        /** This request with the client's label. */
+        Request withClientRequestId(String label) {
+            return new Request(requestId, ingressAt, inputTokens, policyClass, tenant, sessionId, parentSessionId,
+                finality, inputTrigger, strictPriority, priorityJump, pinnedWorker, label);
+        }
     }
 
     /** The classifier's overrides in force: class ({@code null}: none), due at, cost (0: none), soft target. */

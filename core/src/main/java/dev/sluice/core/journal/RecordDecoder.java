@@ -45,9 +45,8 @@ final class RecordDecoder {
         long t = in.readLong();
         return switch (type) {
             case HEADER -> header(in, t);
-            case ARRIVED -> new JournalRecord.Arrived(t, in.readLong(), request(in),
-                in.readRemaining() >= Integer.BYTES ? longs(in) : new long[0]);
-            case REFUSED -> new JournalRecord.Refused(t, in.readLong(), request(in), error(in));
+            case ARRIVED -> arrived(in, t);
+            case REFUSED -> refused(in, t);
             case CLASSIFIED -> new JournalRecord.Classified(t, in.readLong(), code(KINDS, in, "decision kind"),
                 overrides(in));
             case ENQUEUED -> new JournalRecord.Enqueued(t, in.readLong(), in.readInt(), str(in), str(in),
@@ -67,6 +66,26 @@ final class RecordDecoder {
             case WORKER_LOAD -> new JournalRecord.WorkerLoadRecord(t, new WorkerLoad(worker(in), in.readLong(),
                 in.readInt(), in.readInt()));
         };
+    }
+
+    /** Older journals end an arrival after its request block, or after its block hashes (no client label). */
+    private static JournalRecord.Arrived arrived(Bytes<?> in, long t) {
+        long lifecycle = in.readLong();
+        JournalRecord.Request request = request(in);
+        long[] blocks = in.readRemaining() >= Integer.BYTES ? longs(in) : new long[0];
+        return new JournalRecord.Arrived(t, lifecycle, clientLabel(in, request), blocks);
+    }
+
+    private static JournalRecord.Refused refused(Bytes<?> in, long t) {
+        long lifecycle = in.readLong();
+        JournalRecord.Request request = request(in);
+        JournalRecord.Error error = error(in);
+        return new JournalRecord.Refused(t, lifecycle, clientLabel(in, request), error);
+    }
+
+    /** The client's label appended at the end of ARRIVED and REFUSED, when the writer knew the field. */
+    private static JournalRecord.Request clientLabel(Bytes<?> in, JournalRecord.Request request) {
+        return in.readRemaining() > 0 ? request.withClientRequestId(str(in)) : request;
     }
 
     private static KvEvent kvEvent(Bytes<?> in) {

@@ -18,14 +18,15 @@ public final class Arrivals {
             .inputTokens(arrived.request().inputTokens()).build();
     }
 
-    /** The recorded request's fields (class, tenant, session, pins, priority), without its prompt's hashes. */
+    /** The recorded request's fields (label, class, tenant, session, pins, priority), without its prompt's hashes. */
     public static AdmissionRequest request(JournalRecord.Request r) {
         return builder(r).build();
     }
 
     /** A builder with the recorded request's fields, to give it a prompt of the caller's. */
     public static AdmissionRequest.Builder builder(JournalRecord.Request r) {
-        AdmissionRequest.Builder builder = AdmissionRequest.builder(r.requestId()).inputTokens(r.inputTokens())
+        AdmissionRequest.Builder builder = AdmissionRequest.builder(r.requestId()).clientRequestId(r.clientRequestId())
+            .inputTokens(r.inputTokens())
             .policyClass(r.policyClass()).tenant(r.tenant()).pinnedWorker(r.pinnedWorker())
             .strictPriority(r.strictPriority()).priorityJump(r.priorityJump());
         if (r.sessionId() != null) {

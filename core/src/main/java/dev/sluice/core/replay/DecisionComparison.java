@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.agrona.collections.Long2LongHashMap;
 
 /**
@@ -21,9 +22,11 @@ public final class DecisionComparison {
      * @param decisions   of which router decisions: refused, classified, enqueued, rejected, dispatched.
      * @param dispatches  dispatches compared for global order.
      * @param differences every difference: which record and which of its fields, with both values.
+     * @param undecided   arrivals not compared because the journal ends before their decision (a run cut short),
+     *                    each as {@code request R (lifecycle L): journal ends before its decision}.
      */
     public record Result(int run, long records, long decisions, long dispatches, List<Difference> differences,
-                         long simulatedNs, long wallNs) {
+                         List<String> undecided, long simulatedNs, long wallNs) {
         public double speedUp() {
             return simulatedNs / (double) Math.max(1, wallNs);
         }
@@ -33,8 +36,15 @@ public final class DecisionComparison {
     }
 
     static Result compare(JournalRun run, List<JournalRecord> replayed, Long2LongHashMap replayToRecorded,
-                          long simulatedNs, long wallNs) {
+                          Set<Long> undecided, long simulatedNs, long wallNs) {
         Map<Long, List<JournalRecord>> recorded = group(run.records(), null);
+        List<String> notCompared = new ArrayList<>();
+        for (long id : undecided) {
+            recorded.remove(id);
+            Lifecycle lifecycle = run.lifecycles().get(id);
+            notCompared.add("request " + (lifecycle == null ? null : lifecycle.requestId()) + " (lifecycle " + id
+                + "): journal ends before its decision");
+        }
         Map<Long, List<JournalRecord>> replay = group(replayed, replayToRecorded);
         List<Difference> differences = new ArrayList<>();
         long decisions = 0;
@@ -71,7 +81,7 @@ public final class DecisionComparison {
                 replayOrder.size() + " dispatches, lifecycle " + at(replayOrder, i)));
         }
         return new Result(run.index(), run.records().size(), decisions, recordedOrder.size(), differences,
-            simulatedNs, wallNs);
+            List.copyOf(notCompared), simulatedNs, wallNs);
     }
 
     private static String at(List<Long> order, int i) {

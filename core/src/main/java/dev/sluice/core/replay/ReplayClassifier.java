@@ -43,6 +43,10 @@ final class ReplayClassifier implements RequestClassifier {
     public Classification classify(ClassifyRequest request) {
         Lifecycle lifecycle = recorded.get(expected);
         expected = -1;
+        if (lifecycle == null) {
+            // The recording refused or never classified this request; its replay reached the classifier anyway.
+            throw new ReplayedFailure("replay: the recording has no classification of " + request.requestId());
+        }
         List<JournalRecord.Classified> decisions = new ArrayList<>();
         for (JournalRecord record : lifecycle.records()) {
             if (record instanceof JournalRecord.Classified c) {

@@ -1,6 +1,7 @@
 package dev.sluice.core.replay;
 
 import dev.sluice.core.audit.JournalRun;
+import dev.sluice.core.audit.Lifecycle;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.RouterPolicyConfig;
@@ -10,7 +11,9 @@ import dev.sluice.core.journal.JournalRecord;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.agrona.concurrent.CachedNanoClock;
 
 /**
@@ -20,9 +23,13 @@ import org.agrona.concurrent.CachedNanoClock;
  * and captures its records to compare with the recorded
  * ones ({@link DecisionComparison}). Each input is fed at its recorded scheduler time and the router is then run
  * until idle, as the demo's driver does; the clock also stops at every recorded decision time so that deadlines
- * fire when they did. Single-threaded.
+ * fire when they did. A graceful drain is replayed where its first effect is in the journal ({@link #drainedBy}); the
+ * arrivals a cut journal ends before deciding are not replayed but listed as such ({@link #undecided}).
+ * Single-threaded.
  */
 public final class ReplayVerifier {
+
+    private static final String SHUTTING_DOWN = "shutting_down";
 
     private ReplayVerifier() {
     }
@@ -50,30 +57,69 @@ public final class ReplayVerifier {
             .maxLiveRequests(header.maxLiveRequests()).maxDeferrals(header.maxDeferrals())
             .blockSize(header.blockSize()).observer(capture);
         RecordedInputs inputs = new RecordedInputs();
+        Set<Long> undecided = undecided(run);
         long start = System.nanoTime();
         List<JournalRecord> replayed;
+        boolean drained = false;
         try (ModelRouter router = ModelRouter.manual(context)) {
             for (JournalRecord record : run.records()) {
                 if (record.timeNs() > clock.nanoTime()) {
                     clock.update(record.timeNs());
                 }
+                if (!drained && drainedBy(record)) {
+                    // The drain itself is no record; its first effect marks where the live router took it.
+                    drained = true;
+                    router.drain();
+                    runUntilIdle(router);
+                }
                 if (record instanceof JournalRecord.Arrived a) {
+                    if (undecided.contains(a.lifecycleId())) {
+                        continue;
+                    }
                     classifier.expect(a.lifecycleId());
                 } else if (record instanceof JournalRecord.Classified c) {
                     classifier.reached(c);
                 }
                 inputs.feed(router, record, record.lifecycleId());
-                drain(router);
+                runUntilIdle(router);
             }
             replayed = new ArrayList<>(capture.records());
         }
         long wall = System.nanoTime() - start;
         long simulated = run.records().isEmpty() ? 0 : run.records().get(run.records().size() - 1).timeNs()
             - header.timeNs();
-        return DecisionComparison.compare(run, replayed, inputs.replayToRecorded(), simulated, wall);
+        return DecisionComparison.compare(run, replayed, inputs.replayToRecorded(), undecided, simulated, wall);
     }
 
-    private static void drain(ModelRouter router) {
+    /**
+     * True for the effects of a graceful drain ({@code ModelRouter.drain}, on SIGTERM): an arrival refused
+     * {@code shutting_down}, or a request answered {@code shutting_down} and aborted (those waiting at the drain;
+     * every live one when the router closes).
+     */
+    static boolean drainedBy(JournalRecord record) {
+        return record instanceof JournalRecord.Refused f && SHUTTING_DOWN.equals(f.error().reason())
+            || record instanceof JournalRecord.Aborted a && SHUTTING_DOWN.equals(a.causeMessage());
+    }
+
+    /**
+     * The arrivals of a run cut short (no CLOSED record: {@code kill -9}, a crash) that have no record after their
+     * arrival: the journal ends between the arrival and its decision, so there is nothing to replay them against.
+     */
+    static Set<Long> undecided(JournalRun run) {
+        Set<Long> ids = new HashSet<>();
+        List<JournalRecord> records = run.records();
+        if (!records.isEmpty() && records.get(records.size() - 1) instanceof JournalRecord.Closed) {
+            return ids;
+        }
+        for (Lifecycle lifecycle : run.lifecycles().values()) {
+            if (lifecycle.records().size() == 1 && lifecycle.records().get(0) instanceof JournalRecord.Arrived) {
+                ids.add(lifecycle.id());
+            }
+        }
+        return ids;
+    }
+
+    private static void runUntilIdle(ModelRouter router) {
         while (router.doWork() > 0) {
             // Everything due at this instant, as the recording's driver did.
         }

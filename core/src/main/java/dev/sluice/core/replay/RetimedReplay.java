@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.CachedNanoClock;
 
@@ -139,8 +140,8 @@ public final class RetimedReplay {
     public static DecisionComparison.Result compare(Result result) {
         long simulated = result.run().records().isEmpty() ? 0
             : result.run().records().getLast().timeNs() - result.run().header().timeNs();
-        return DecisionComparison.compare(result.run(), result.records(), result.replayToRecorded(), simulated,
-            result.wallNs());
+        return DecisionComparison.compare(result.run(), result.records(), result.replayToRecorded(), Set.of(),
+            simulated, result.wallNs());
     }
 
     private Result replay(JournalRecord.Header header, RouterPolicyConfig policy,

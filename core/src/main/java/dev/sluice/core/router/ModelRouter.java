@@ -1,5 +1,6 @@
 package dev.sluice.core.router;
 
+import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
@@ -49,6 +50,7 @@ public final class ModelRouter implements AutoCloseable {
     private final AgentRunner runner;
     private final AgentInvoker invoker;
     private final SchedulerWatchdog watchdog;
+    private final AtomicLong submitterListenerFailures = new AtomicLong();
 
     private ModelRouter(RouterContext context, boolean ownThread) {
         this.parts = context.conclude(ownThread);
@@ -116,7 +118,8 @@ public final class ModelRouter implements AutoCloseable {
 
     /**
      * Submits a request for admission. The listener hears exactly one outcome, on the scheduler thread; a full
-     * ingress ring (or a closed router) answers it at once on this thread.
+     * ingress ring (or a closed router) answers it at once on this thread. Whatever the listener throws, an
+     * {@code Error} included, is contained wherever it is called: logged, never propagated, and the id is returned.
      *
      * @param ingressAt router ingress time on the router's clock (ns); classifiers see it as {@code ingressAt()}.
      * @return the lifecycle id to report the request's lifecycle with.
@@ -127,11 +130,23 @@ public final class ModelRouter implements AutoCloseable {
         Objects.requireNonNull(listener, "listener");
         long lifecycleId = LIFECYCLE_IDS.incrementAndGet();
         if (ingress.isClosed()) {
-            listener.onRejected(lifecycleId, Rejections.SHUTTING_DOWN);
+            refuseHere(listener, lifecycleId, Rejections.SHUTTING_DOWN);
         } else if (!ingress.tryArrive(lifecycleId, ingressAt, request, listener)) {
-            listener.onRejected(lifecycleId, ingress.isClosed() ? Rejections.SHUTTING_DOWN : Rejections.INGRESS_FULL);
+            refuseHere(listener, lifecycleId, ingress.isClosed() ? Rejections.SHUTTING_DOWN : Rejections.INGRESS_FULL);
         }
         return lifecycleId;
+    }
+
+    /** Answers on the submitting thread; the listener's failure is contained as on the scheduler thread. */
+    private void refuseHere(AdmissionListener listener, long lifecycleId, AdmissionError error) {
+        try {
+            listener.onRejected(lifecycleId, error);
+        } catch (Throwable t) {
+            if (submitterListenerFailures.getAndIncrement() % 10_000 == 0) {
+                LOG.error("Admission listener failed on the refusal of lifecycle {} ({}); the router serves on",
+                    lifecycleId, error.reason(), t);
+            }
+        }
     }
 
     /** The first response item arrived from the worker. */

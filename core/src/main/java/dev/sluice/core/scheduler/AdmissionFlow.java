@@ -158,7 +158,12 @@ final class AdmissionFlow implements Timers.Expiry {
         LiveRequest request = (LiveRequest) entry;
         counters.increment(RouterCounters.Counter.EXPIRED);
         int classIndex = request.classIndex();
-        reject(request, drain.stamp(Rejections.DEADLINE, classIndex, queues.size(classIndex)));
+        try {
+            reject(request, drain.stamp(Rejections.DEADLINE, classIndex, queues.size(classIndex)));
+        } catch (Throwable t) {
+            // Already out of the queue, so the sweep goes on past it either way; the request must still end.
+            contain(request, t);
+        }
     }
 
     /**
@@ -196,7 +201,8 @@ final class AdmissionFlow implements Timers.Expiry {
             WorkerState worker;
             try {
                 worker = workers.select(request, spec);
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
+                // An Error too (a selector's AssertionError, StackOverflowError): it fails this request only.
                 counters.increment(RouterCounters.Counter.SELECTOR_FAILURES);
                 lifecycles.logSanitized(request, Rejections.selectorFailed(e));
                 reject(request, Rejections.selectorFailed(e));

@@ -131,7 +131,7 @@ final class LifecycleTable {
         try {
             listener.onDispatched(record.lifecycleId, worker.id, className(record), nowNs - record.ingressAt());
             return true;
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             counters.increment(RouterCounters.Counter.LISTENER_FAILURES);
             LOG.error("Admission listener failed on dispatch of {}; aborting it", record, e);
             return false;
@@ -147,7 +147,7 @@ final class LifecycleTable {
         record.listener = null;
         try {
             listener.onRejected(record.lifecycleId, error, className(record));
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             counters.increment(RouterCounters.Counter.LISTENER_FAILURES);
             LOG.error("Admission listener failed on rejection of {}", record, e);
         }

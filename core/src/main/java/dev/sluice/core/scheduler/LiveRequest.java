@@ -23,6 +23,7 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     AdmissionListener listener;
 
     private String requestId;
+    private String clientRequestId;
     private long inputTokens;
     private String requestedClass;
     private SessionContext session;
@@ -74,6 +75,7 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
         lifecycleId = id;
         listener = outcome;
         requestId = request.requestId();
+        clientRequestId = request.clientRequestId();
         inputTokens = request.inputTokens();
         requestedClass = request.policyClass();
         session = request.sessionContext();
@@ -111,6 +113,7 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     void clear() {
         listener = null;
         requestId = null;
+        clientRequestId = null;
         requestedClass = null;
         session = null;
         tenant = null;
@@ -251,6 +254,11 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     @Override
     public String requestId() {
         return requestId;
+    }
+
+    @Override
+    public String clientRequestId() {
+        return clientRequestId;
     }
 
     @Override

@@ -82,7 +82,8 @@ public final class PeriodicTasks implements ClassifierTimers {
     private void runOnce(Task task) {
         try {
             task.body.run();
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // An Error too: the task keeps its schedule, so a failing task runs once per interval, not every cycle.
             failures++;
             LOG.error("a classifier's periodic task failed; it keeps its schedule", e);
         }

@@ -56,6 +56,7 @@ public final class SchedulerAgent implements Agent {
     private final PeriodicTasks periodic;
     private final SchedulerWatchdog watchdog;
     private int eventsThisCycle;
+    private long cycleFailures;
     private boolean draining;
     private long nowNs;
 
@@ -92,17 +93,29 @@ public final class SchedulerAgent implements Agent {
         return "sluice-scheduler-" + model;
     }
 
+    /**
+     * One duty cycle. Nothing escapes it: Agrona's runner and invoker rethrow an {@code Error}, which would end the
+     * scheduler thread (or fail every step of a manual router), so a failure that got past every narrower guard is
+     * counted in {@code SCHEDULER_ERRORS}, logged, and the next cycle goes on where this one stopped.
+     */
     @Override
     public int doWork() {
         SchedulerWatchdog dog = watchdog;
-        if (dog == null) {
-            return cycle();
+        if (dog != null) {
+            dog.cycleStarted();
         }
-        dog.cycleStarted();
         try {
             return cycle();
+        } catch (Throwable t) {
+            counters.increment(RouterCounters.Counter.SCHEDULER_ERRORS);
+            if (cycleFailures++ % 10_000 == 0) {
+                LOG.error("scheduler {} failed a duty cycle ({} so far); serving on", name, cycleFailures, t);
+            }
+            return 1;
         } finally {
-            dog.cycleEnded();
+            if (dog != null) {
+                dog.cycleEnded();
+            }
         }
     }
 
@@ -153,7 +166,12 @@ public final class SchedulerAgent implements Agent {
             route(event);
             flow.dispatchIfNeeded();
         } catch (Throwable t) {
-            failed(event, t);
+            try {
+                failed(event, t);
+            } catch (Throwable again) {
+                // The poller must see this message handled, or it would deliver it again every cycle.
+                counters.increment(RouterCounters.Counter.SCHEDULER_ERRORS);
+            }
         } finally {
             event.clear();
         }
@@ -290,7 +308,7 @@ public final class SchedulerAgent implements Agent {
         event.listener = null;
         try {
             listener.onRejected(event.lifecycleId, error);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             counters.increment(RouterCounters.Counter.LISTENER_FAILURES);
         }
     }

@@ -63,7 +63,8 @@ final class JournalFixtures {
         // An idle report: recorded as an input, and changes no placement below.
         r.router.workerLoad(new dev.sluice.core.host.WorkerLoad(WorkerWithDpRank.of(1), 0, 0, 0));
         r.step();
-        long a = r.submit(AdmissionRequest.builder("a-1").inputTokens(300).tenant("acme").policyClass("interactive")
+        long a = r.submit(AdmissionRequest.builder("a-1").clientRequestId("client-a").inputTokens(300).tenant("acme")
+            .policyClass("interactive")
             .sessionContext(new SessionContext("s-1", "s-0", SessionContext.Finality.FINAL,
                 SessionContext.InputTrigger.TOOL_RESULT))
             .strictPriority(2).priorityJump(1.5).build());
@@ -74,7 +75,7 @@ final class JournalFixtures {
         r.step();
         r.submit("b-1", 100);
         long d = r.submit("d-1", 50);
-        r.submit("d-1", 50);
+        r.submit(AdmissionRequest.builder("d-1").clientRequestId("client-d").inputTokens(50).build());
         r.router.aborted(d, new java.util.concurrent.CancellationException("client left"));
         r.step();
         long e = r.submit("e-1", 60);

@@ -87,6 +87,7 @@ class JournalRoundTripTest {
         JournalRecord.Arrived a = first(records, JournalRecord.Arrived.class);
         JournalRecord.Request request = a.request();
         assertEquals("a-1", request.requestId());
+        assertEquals("client-a", request.clientRequestId());
         assertEquals(300, request.inputTokens());
         assertEquals("acme", request.tenant());
         assertEquals("interactive", request.policyClass());
@@ -127,6 +128,10 @@ class JournalRoundTripTest {
         assertEquals(3_000_000_000L, error.retryAfterNanos());
         JournalRecord.Refused refused = first(records, JournalRecord.Refused.class);
         assertEquals("d-1", refused.request().requestId());
+        assertEquals("client-d", refused.request().clientRequestId());
+        assertNull(records.stream().filter(rec -> rec instanceof JournalRecord.Arrived arrived
+            && arrived.request().requestId().equals("b-1")).map(rec -> ((JournalRecord.Arrived) rec).request())
+            .findFirst().orElseThrow().clientRequestId(), "no label sent: none read back");
         assertEquals("duplicate_request_id", refused.error().reason());
         assertEquals(409, refused.error().httpStatus());
         JournalRecord.Aborted aborted = first(records, JournalRecord.Aborted.class);

@@ -26,6 +26,11 @@ final class BenchRequest implements RequestView {
     }
 
     @Override
+    public String clientRequestId() {
+        return "client-7f3a";
+    }
+
+    @Override
     public long inputTokens() {
         return 1234;
     }

@@ -58,7 +58,8 @@ final class JournalJson {
         node.put("request_id", lifecycle.requestId()).put("lifecycle_id", lifecycle.id())
             .put("arrived_at", run.wallClock(origin).toString());
         if (r != null) {
-            node.put("input_tokens", r.inputTokens()).put("class_header", r.policyClass()).put("tenant", r.tenant())
+            node.put("client_request_id", r.clientRequestId()).put("input_tokens", r.inputTokens())
+                .put("class_header", r.policyClass()).put("tenant", r.tenant())
                 .put("session_id", r.sessionId()).put("parent_session_id", r.parentSessionId());
         }
         node.put("policy_class", facts.policyClass().equals(RequestFigures.NO_CLASS) ? null : facts.policyClass())

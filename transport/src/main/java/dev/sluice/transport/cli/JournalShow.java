@@ -31,7 +31,8 @@ final class JournalShow implements Callable<Integer> {
     @Parameters(paramLabel = "DIR", description = "The journal directory.")
     Path directory;
 
-    @Option(names = "--request", paramLabel = "ID", description = "Only this request id.")
+    @Option(names = "--request", paramLabel = "ID", description = "Only requests with this id: sluice's own "
+        + "(x-sluice-request-id) or the client's x-request-id (several requests may carry one).")
     String requestId;
 
     @Option(names = "--session", paramLabel = "ID", description = "Only requests of this session (or its "
@@ -125,7 +126,8 @@ final class JournalShow implements Callable<Integer> {
 
     private boolean matches(JournalRun run, Lifecycle lifecycle, TimeBound from, TimeBound to) {
         var request = lifecycle.request();
-        if (requestId != null && (request == null || !requestId.equals(request.requestId()))) {
+        if (requestId != null && (request == null || !(requestId.equals(request.requestId())
+            || requestId.equals(request.clientRequestId())))) {
             return false;
         }
         if (sessionId != null && (request == null || !(sessionId.equals(request.sessionId())

@@ -123,6 +123,10 @@ final class ReplayCommand implements Callable<Integer> {
                 text.printf("  %d differences:%n", result.differences().size());
                 result.differences().forEach(d -> text.println("    " + d));
             }
+            if (!result.undecided().isEmpty()) {
+                text.printf("  %d arrivals not compared (the run was cut short):%n", result.undecided().size());
+                result.undecided().forEach(u -> text.println("    " + u));
+            }
             differences += result.differences().size();
         }
         text.flush();

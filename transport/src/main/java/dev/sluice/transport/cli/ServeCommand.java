@@ -7,6 +7,7 @@ import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.transport.frontend.ConnectionLimits;
 import dev.sluice.transport.frontend.DynamoHeaders;
 import dev.sluice.transport.frontend.EngineSetup;
 import dev.sluice.transport.frontend.EnginesFile;
@@ -17,6 +18,7 @@ import dev.sluice.transport.frontend.JournalSetup;
 import dev.sluice.transport.frontend.RouterModes;
 import dev.sluice.transport.frontend.ServedModel;
 import dev.sluice.transport.frontend.TrustedSources;
+import dev.sluice.transport.tokenize.BoundedPromptEncoder;
 import dev.sluice.transport.tokenize.PromptEncoder;
 import dev.sluice.transport.tokenize.hf.TokenizerRegistry;
 import io.helidon.http.HeaderNames;
@@ -102,6 +104,11 @@ final class ServeCommand implements Callable<Integer> {
         description = "Larger request bodies answer 413 (default: ${DEFAULT-VALUE}).")
     long maxBodyBytes;
 
+    @Option(names = "--max-prompt-tokens", defaultValue = "131072", paramLabel = "N",
+        description = "Prompts with more tokens answer 400, and are tokenized no further than that; 0 for no limit "
+            + "(default: ${DEFAULT-VALUE}).")
+    int maxPromptTokens;
+
     @Option(names = "--tenant-header", paramLabel = "NAME",
         description = "The request header naming the tenant (for per-tenant plugins such as token-rate-limit).")
     String tenantHeader;
@@ -126,6 +133,9 @@ final class ServeCommand implements Callable<Integer> {
     SchedulerIdle schedulerIdle;
 
     @CommandLine.Mixin
+    ConnectionOptions connections = new ConnectionOptions();
+
+    @CommandLine.Mixin
     PolicyOptions policyOptions = new PolicyOptions();
 
     @CommandLine.Mixin
@@ -137,6 +147,7 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         validate();
+        ConnectionLimits limits = connections.limits(spec.commandLine());
         EnginesFile file = null;
         if (enginesFile != null) {
             try {
@@ -181,7 +192,7 @@ final class ServeCommand implements Callable<Integer> {
         try {
             settings = new FrontendSettings(host, port, maxBodyBytes, defaultMaxTokens,
                 OverloadStatus.fromEnvironment(), tenantHeader == null ? null : HeaderNames.create(tenantHeader),
-                gracePeriod, TrustedSources.of(trustedSources), models);
+                gracePeriod, TrustedSources.of(trustedSources), models, limits);
         } catch (IllegalArgumentException e) {
             tokenizers.close();
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -209,7 +220,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         JournalSetup journal = FrontendAssembly.journal(context, policy,
             FrontendAssembly.classifierName(policy, "default"), threshold, queuePolicy);
-        return new ServedModel(name, router, engines, journal, prompts);
+        return new ServedModel(name, router, engines, journal, BoundedPromptEncoder.of(prompts, maxPromptTokens));
     }
 
     private int run(FrontendSettings settings, TokenizerRegistry tokenizers) throws InterruptedException {
@@ -280,6 +291,10 @@ final class ServeCommand implements Callable<Integer> {
         if (port < 0 || port > 65_535) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--http-port must be 0..65535 (0: any free port), was " + port);
+        }
+        if (maxPromptTokens < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--max-prompt-tokens must be >= 0 (0: no limit), was " + maxPromptTokens);
         }
         if (maxBodyBytes < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(),

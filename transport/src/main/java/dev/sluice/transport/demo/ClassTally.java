@@ -56,6 +56,18 @@ final class ClassTally implements SchedulerObserver {
         return traces.get(requestId);
     }
 
+    /**
+     * The demo's id of a request: the client's {@code x-request-id} through the frontend (which keys the router on
+     * an id of its own), the router's id when submitted in process.
+     */
+    private static String key(RequestView request) {
+        return key(request.clientRequestId(), request.requestId());
+    }
+
+    private static String key(String clientId, String requestId) {
+        return clientId != null ? clientId : requestId;
+    }
+
     int size() {
         return traces.size();
     }
@@ -69,7 +81,7 @@ final class ClassTally implements SchedulerObserver {
     public void onArrived(long nowNs, RequestView request) {
         Trace trace = new Trace();
         trace.arrivedNs = request.ingressAt();
-        traces.put(request.requestId(), trace);
+        traces.put(key(request), trace);
     }
 
     @Override
@@ -77,13 +89,13 @@ final class ClassTally implements SchedulerObserver {
         refused.incrementAndGet();
         Trace trace = new Trace();
         trace.arrivedNs = nowNs;
-        traces.put(request.requestId(), trace);
+        traces.put(key(request.clientRequestId(), request.requestId()), trace);
         end(trace, ClientTally.Kind.REJECTED, error);
     }
 
     @Override
     public void onClassified(long nowNs, RequestView request, Classification.Kind decision) {
-        Trace trace = traces.get(request.requestId());
+        Trace trace = traces.get(key(request));
         if (trace != null && decision == Classification.Kind.DEFER) {
             trace.deferred = true;
         } else if (trace != null && decision == Classification.Kind.PARK) {
@@ -93,7 +105,7 @@ final class ClassTally implements SchedulerObserver {
 
     @Override
     public void onEnqueued(long nowNs, RequestView request, PolicyClassSpec policyClass) {
-        Trace trace = traces.get(request.requestId());
+        Trace trace = traces.get(key(request));
         if (trace != null) {
             trace.classIndex = request.classIndex();
             trace.enqueued = true;
@@ -103,7 +115,7 @@ final class ClassTally implements SchedulerObserver {
 
     @Override
     public void onDispatched(long nowNs, RequestView request, WorkerWithDpRank worker) {
-        Trace trace = traces.get(request.requestId());
+        Trace trace = traces.get(key(request));
         if (trace != null && trace.dispatchedNs < 0) {
             trace.dispatchedNs = nowNs;
         }
@@ -111,7 +123,7 @@ final class ClassTally implements SchedulerObserver {
 
     @Override
     public void onResponding(long nowNs, RequestView request) {
-        Trace trace = traces.get(request.requestId());
+        Trace trace = traces.get(key(request));
         if (trace != null && trace.respondingNs < 0) {
             trace.respondingNs = nowNs;
         }
@@ -119,7 +131,7 @@ final class ClassTally implements SchedulerObserver {
 
     @Override
     public void onRejected(long nowNs, RequestView request, AdmissionError error) {
-        Trace trace = traces.get(request.requestId());
+        Trace trace = traces.get(key(request));
         if (trace != null && request.classIndex() >= 0) {
             // Turned away by its class's queue (a limit, a deadline): the class it counts in, as in the journal.
             trace.classIndex = request.classIndex();
@@ -129,12 +141,12 @@ final class ClassTally implements SchedulerObserver {
 
     @Override
     public void onCompleted(long nowNs, RequestView request, long contextTokens) {
-        end(traces.get(request.requestId()), ClientTally.Kind.COMPLETED, null);
+        end(traces.get(key(request)), ClientTally.Kind.COMPLETED, null);
     }
 
     @Override
     public void onAborted(long nowNs, RequestView request, Throwable cause) {
-        end(traces.get(request.requestId()), ClientTally.Kind.LEFT, null);
+        end(traces.get(key(request)), ClientTally.Kind.LEFT, null);
     }
 
     /** The class of a trace as {@link RequestFigures} defines it. */

@@ -29,6 +29,8 @@ public final class ReplayJson {
         node.put("reproduced", result.differences().isEmpty());
         ArrayNode differences = node.putArray("differences");
         result.differences().forEach(d -> differences.add(difference(d)));
+        ArrayNode undecided = node.putArray("undecided");
+        result.undecided().forEach(undecided::add);
         return node;
     }
 

@@ -50,6 +50,8 @@ final class CompletionsEndpoint implements Handler {
         + "the request did not finish within its grace period", null, "shutting_down");
     static final HeaderName DECISION = HeaderNames.create("x-sluice-decision");
     static final HeaderName POLICY_CLASS = HeaderNames.create("x-sluice-policy-class");
+    /** Sluice's own id for the request, unique; the journal's {@code requestId}. */
+    static final HeaderName SLUICE_REQUEST_ID = HeaderNames.create("x-sluice-request-id");
     /** The router's rejection reason when it has no worker to place a request on. */
     private static final String NO_WORKERS = "no_endpoints";
 
@@ -81,15 +83,18 @@ final class CompletionsEndpoint implements Handler {
 
     @Override
     public void handle(ServerRequest req, ServerResponse res) {
-        String requestId;
+        // Ours, unique: the router's, the plugins', the engine's and the journal's key. The client's x-request-id
+        // is only its label (echoed, journaled): a client that reuses another's cannot fail that one's request.
+        String requestId = "sluice-" + Long.toHexString(System.nanoTime()) + "-" + IDS.incrementAndGet();
+        res.header(SLUICE_REQUEST_ID, requestId);
+        String clientId;
         try {
-            requestId = DynamoHeaders.requestId(req.headers(),
-                () -> "sluice-" + Long.toHexString(System.nanoTime()) + "-" + IDS.incrementAndGet());
+            clientId = DynamoHeaders.clientRequestId(req.headers());
         } catch (OpenAiException e) {
             ErrorResponses.send(res, e);
             return;
         }
-        res.header(DynamoHeaders.REQUEST_ID, requestId);
+        res.header(DynamoHeaders.REQUEST_ID, clientId != null ? clientId : requestId);
         CompletionRequest request;
         AdmissionRequest admission;
         EncodedPrompt prompt;
@@ -102,8 +107,8 @@ final class CompletionsEndpoint implements Handler {
                     + "` is not served here; this frontend serves " + served(), "model", "model_not_found");
             }
             prompt = encode(request, served.serving().model().prompts());
-            AdmissionRequest.Builder builder = AdmissionRequest.builder(requestId).promptTokens(prompt.tokens(),
-                served.hasher());
+            AdmissionRequest.Builder builder = AdmissionRequest.builder(requestId).clientRequestId(clientId)
+                .promptTokens(prompt.tokens(), served.hasher());
             if (trustedSources.trusts(req.remotePeer().address())) {
                 DynamoHeaders.apply(req.headers(), builder, tenantHeader);
             } else {

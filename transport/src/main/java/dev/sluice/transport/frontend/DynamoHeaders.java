@@ -9,7 +9,6 @@ import io.helidon.http.Headers;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * Dynamo's request headers, read into an {@link AdmissionRequest}: the policy class, the session (id, parent,
@@ -133,15 +132,16 @@ public final class DynamoHeaders {
     static final int MAX_REQUEST_ID = 256;
 
     /**
-     * The request's id: the client's {@code x-request-id}, else {@code generated}'s.
+     * The client's {@code x-request-id}, its own label for the request, or {@code null} when it sent none. Sluice
+     * keys the request on an id of its own, so a label need not be unique.
      *
      * @throws OpenAiException 400 {@code invalid_header} when the header is there but empty, longer than
      *                         {@value #MAX_REQUEST_ID} characters, or has other than visible ASCII characters.
      */
-    static String requestId(Headers headers, Supplier<String> generated) throws OpenAiException {
+    static String clientRequestId(Headers headers) throws OpenAiException {
         Optional<String> given = headers.first(REQUEST_ID);
         if (given.isEmpty()) {
-            return generated.get();
+            return null;
         }
         String id = given.get().strip();
         if (id.isEmpty()) {

@@ -40,13 +40,24 @@ public final class Frontend implements AutoCloseable {
     private final FrontendSettings settings;
     private final List<ModelServing> models;
     private final WebServer server;
+    private final ConnectionGuard guard;
     private volatile boolean draining;
     private boolean closed;
 
-    private Frontend(FrontendSettings settings, List<ModelServing> models, WebServer server) {
+    private Frontend(FrontendSettings settings, List<ModelServing> models, WebServer server, ConnectionGuard guard) {
         this.settings = settings;
         this.models = List.copyOf(models);
         this.server = server;
+        this.guard = guard;
+    }
+
+    /**
+     * Helidon's own idle-connection check, a backstop behind the guard's: it reads a clock that moves once a second,
+     * so it never runs below one.
+     */
+    private static java.time.Duration helidonIdle(ConnectionLimits limits) {
+        java.time.Duration second = java.time.Duration.ofSeconds(1);
+        return limits.idleTimeout().compareTo(second) < 0 ? second : limits.idleTimeout();
     }
 
     /**
@@ -55,7 +66,9 @@ public final class Frontend implements AutoCloseable {
      * @throws JournalException a journal cannot be opened (its message names the directory and the cause).
      */
     public static Frontend start(FrontendSettings settings) throws JournalException {
+        SafeLogFilter.install();
         List<ModelServing> models = new ArrayList<>(settings.models().size());
+        ConnectionGuard guard = null;
         try {
             for (ServedModel model : settings.models()) {
                 models.add(ModelServing.start(model, settings.overloadStatus()));
@@ -67,6 +80,7 @@ public final class Frontend implements AutoCloseable {
                 metrics.add(model.metrics());
             }
             Frontend[] self = new Frontend[1];
+            guard = new ConnectionGuard(settings.connections());
             WebServer server = WebServer.builder()
                 .host(settings.host())
                 .port(settings.port())
@@ -78,6 +92,13 @@ public final class Frontend implements AutoCloseable {
                 .directHandlers(TransportErrors.directHandlers())
                 // Without TCP_NODELAY, Nagle and delayed ACKs hold each SSE event back ~40 ms.
                 .connectionOptions(options -> options.tcpNoDelay(true))
+                // HTTP/1 through the guard only (limits, read timeouts, HTTP/1.0): not Helidon's discovered selector.
+                .protocolsDiscoverServices(false)
+                .addConnectionSelector(guard)
+                // Helidon takes a permit before accept(): past it, connections wait in the backlog, never EMFILE.
+                .maxTcpConnections(guard.acceptLimit())
+                .idleConnectionTimeout(helidonIdle(settings.connections()))
+                .idleConnectionPeriod(helidonIdle(settings.connections()))
                 .routing(routing -> routing
                     .post("/v1/chat/completions", new CompletionsEndpoint(CompletionRequest.Endpoint.CHAT, settings,
                         models))
@@ -96,9 +117,12 @@ public final class Frontend implements AutoCloseable {
             if (!server.isRunning()) {
                 throw new ListenFailure(settings.host(), settings.port());
             }
-            self[0] = new Frontend(settings, models, server);
+            self[0] = new Frontend(settings, models, server, guard);
             return self[0];
         } catch (JournalException | RuntimeException e) {
+            if (guard != null) {
+                guard.close();
+            }
             for (int i = models.size() - 1; i >= 0; i--) {
                 models.get(i).close();
             }
@@ -250,6 +274,7 @@ public final class Frontend implements AutoCloseable {
         try {
             server.stop();
         } finally {
+            guard.close();
             for (ModelServing model : models) {
                 model.close();
             }

@@ -24,12 +24,14 @@ import java.util.Set;
  *                         {@link TrustedSources#ANY} (the default) honours them from everyone.
  * @param models           the models served, at least one, each name once; {@code GET /v1/models} lists them in
  *                         this order.
+ * @param connections      the connection limit and the read timeouts.
  */
 public record FrontendSettings(String host, int port, long maxBodyBytes, int defaultMaxTokens, int overloadStatus,
                                HeaderName tenantHeader, Duration gracePeriod, TrustedSources trustedSources,
-                               List<ServedModel> models) {
+                               List<ServedModel> models, ConnectionLimits connections) {
     public FrontendSettings {
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(connections, "connections");
         Objects.requireNonNull(trustedSources, "trustedSources");
         Objects.requireNonNull(gracePeriod, "gracePeriod");
         models = List.copyOf(models);
@@ -48,6 +50,20 @@ public record FrontendSettings(String host, int port, long maxBodyBytes, int def
                 throw new IllegalArgumentException("model " + model.name() + " is given twice");
             }
         }
+    }
+
+    /** Settings with the {@link ConnectionLimits#defaults() default connection limits}. */
+    public FrontendSettings(String host, int port, long maxBodyBytes, int defaultMaxTokens, int overloadStatus,
+                            HeaderName tenantHeader, Duration gracePeriod, TrustedSources trustedSources,
+                            List<ServedModel> models) {
+        this(host, port, maxBodyBytes, defaultMaxTokens, overloadStatus, tenantHeader, gracePeriod, trustedSources,
+            models, ConnectionLimits.defaults());
+    }
+
+    /** These settings with {@code connections} instead. */
+    public FrontendSettings connections(ConnectionLimits connections) {
+        return new FrontendSettings(host, port, maxBodyBytes, defaultMaxTokens, overloadStatus, tenantHeader,
+            gracePeriod, trustedSources, models, connections);
     }
 
     /** Settings for one model. */

@@ -12,7 +12,8 @@ import io.helidon.webserver.http.DirectHandlers;
 /**
  * The answers Helidon gives on its own, before or around routing (a request it cannot parse, a body over the limit,
  * an unhandled failure), as OpenAI-shaped JSON errors instead of Helidon's plain text. Request headers over
- * Helidon's size limit answer 431 Request Header Fields Too Large rather than Helidon's 400.
+ * Helidon's size limit answer 431 Request Header Fields Too Large rather than Helidon's 400; a malformed chunked body
+ * ({@link ChunkedBodyReader}) answers 400 {@code malformed_chunked_body} naming the problem in fixed text.
  *
  * <p>Helidon reports oversized headers as a {@code BAD_REQUEST} event whose only distinguishing mark is its message
  * ("Header size exceeded"), and passes the message to direct handlers only with
@@ -64,6 +65,10 @@ final class TransportErrors implements DirectHandler {
         if (eventType == EventType.BAD_REQUEST && HEADER_SIZE_EXCEEDED.equals(message)) {
             return new OpenAiException(431, "The request's header fields are too large: "
                 + "together they exceed the server's limit", null, "request_header_fields_too_large");
+        }
+        if (eventType == EventType.BAD_REQUEST && ChunkSizeLine.REASONS.contains(message)) {
+            // Our own fixed text (ChunkedBodyReader's), never the client's bytes.
+            return new OpenAiException(400, message, null, "malformed_chunked_body");
         }
         if (defaultStatus.code() == Status.REQUEST_ENTITY_TOO_LARGE_413_CODE) {
             // Helidon reports a body over maxPayloadSize as a BAD_REQUEST event with status 413.

@@ -16,6 +16,20 @@ public interface PromptEncoder {
     /** A chat, rendered and tokenized. */
     EncodedPrompt chat(ChatPrompt chat) throws PromptException;
 
+    /**
+     * {@link #completion(String, Boolean)}, tokenizing no further than {@code maxTokens + 1} tokens where the
+     * tokenizer can stop early: a result longer than {@code maxTokens} says the prompt is over (its length is then
+     * not the prompt's). This default tokenizes it all.
+     */
+    default EncodedPrompt completion(String text, Boolean addSpecialTokens, int maxTokens) throws PromptException {
+        return completion(text, addSpecialTokens);
+    }
+
+    /** {@link #chat(ChatPrompt)}, bounded as {@link #completion(String, Boolean, int)} is. */
+    default EncodedPrompt chat(ChatPrompt chat, int maxTokens) throws PromptException {
+        return chat(chat);
+    }
+
     /** How many token ids the model knows (ids are {@code 0..size-1}), or -1 when any non-negative id is valid. */
     int vocabularySize();
 

@@ -26,6 +26,17 @@ public final class WordPromptEncoder implements PromptEncoder {
         return new EncodedPrompt(WordTokenizer.INSTANCE.encode(text), text);
     }
 
+    @Override
+    public EncodedPrompt completion(String text, Boolean addSpecialTokens, int maxTokens) {
+        return new EncodedPrompt(WordTokenizer.INSTANCE.encode(text, maxTokens), text);
+    }
+
+    @Override
+    public EncodedPrompt chat(ChatPrompt chat, int maxTokens) {
+        String text = render(chat);
+        return new EncodedPrompt(WordTokenizer.INSTANCE.encode(text, maxTokens), text);
+    }
+
     /** The chat as {@code role: content} lines, each ended by a new line. */
     public static String render(ChatPrompt chat) {
         StringBuilder text = new StringBuilder();

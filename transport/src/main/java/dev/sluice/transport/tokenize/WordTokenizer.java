@@ -22,11 +22,17 @@ public final class WordTokenizer implements Tokenizer {
 
     @Override
     public int[] encode(CharSequence text) {
-        int[] ids = new int[Math.max(4, text.length() / 3)];
+        return encode(text, Integer.MAX_VALUE - 1);
+    }
+
+    /** Stops at the token after the {@code maxTokens}-th: a prompt over the limit costs the limit, not its size. */
+    @Override
+    public int[] encode(CharSequence text, int maxTokens) {
+        int[] ids = new int[(int) Math.min(Math.max(4, text.length() / 3), maxTokens + 1L)];
         int count = 0;
         int i = 0;
         int length = text.length();
-        while (i < length) {
+        while (i < length && count <= maxTokens) {
             char c = text.charAt(i);
             if (Character.isWhitespace(c)) {
                 i++;

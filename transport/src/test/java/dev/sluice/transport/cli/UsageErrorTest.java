@@ -39,7 +39,8 @@ class UsageErrorTest {
     @Test
     void shouldSuggestTheOptionMeantAndStillPrintOnlyAHint() {
         assertEquals(2, run("serve", "--http-prot", "8001"));
-        assertEquals("sluice: Unknown options: '--http-prot', '8001'\nPossible solutions: --http-host, --http-port\n"
+        assertEquals("sluice: Unknown options: '--http-prot', '8001'\nPossible solutions: --http-host, --http-port, "
+            + "--http-max-connections, --http-header-timeout, --http-body-timeout, --http-idle-timeout\n"
             + "Try 'sluice serve --help' for more information.\n", err.toString());
     }
 
@@ -69,6 +70,10 @@ class UsageErrorTest {
         "serve --max-body-bytes 0 | --max-body-bytes must be >= 1, was 0",
         "serve --default-max-tokens -1 | --default-max-tokens must be >= 0 (0: max_tokens required), was -1",
         "serve --grace-period -1s | --grace-period must not be negative, was PT-1S",
+        "serve --http-max-connections 0 | --http-max-connections must be at least 1, was 0",
+        "serve --http-header-timeout 0 | --http-header-timeout must be above 0 and at most 1h, was PT0S",
+        "serve --http-body-timeout 2h | --http-body-timeout must be above 0 and at most 1h, was PT2H",
+        "serve --http-idle-timeout -1s | --http-idle-timeout must be above 0 and at most 1h, was PT-1S",
         "serve --kv-overlap-score-weight -1 | --kv-overlap-score-weight must be a finite number >= 0, was -1.0",
         "serve --router-temperature NaN | --router-temperature must be a finite number >= 0, was NaN",
         "mock-engine --port 0 --speedup-ratio -1 | --speedup-ratio must be a finite number > 0, was -1.0",

@@ -126,7 +126,7 @@ class EnginesFileSystemTest {
             .observer(new SchedulerObserver() {
             @Override
             public void onDispatched(long nowNs, RequestView request, WorkerWithDpRank worker) {
-                byRequest.put(request.requestId(), worker.workerId());
+                byRequest.put(request.clientRequestId(), worker.workerId());
             }
             });
         return new ServedModel(model.name(), router, new EngineSetup.Remote(WorkerHealthSettings.DEFAULT,

@@ -57,8 +57,8 @@ class FaultyEngineSystemTest {
     static void start() throws Exception {
         engine = new FaultyEngine();
         HttpEngineSettings settings = HttpEngineSettings.of(engine.url(), MODEL, Duration.ofSeconds(1),
-            Duration.ofMillis(300), new EngineRuntimeConfig(16_384, 16, 8192, 256, 1))
-            .withStreamIdleTimeout(Duration.ofSeconds(1));
+            Duration.ofSeconds(2), new EngineRuntimeConfig(16_384, 16, 8192, 256, 1))
+            .withStreamIdleTimeout(Duration.ofSeconds(2));
         frontend = Frontend.start(new FrontendSettings("127.0.0.1", 0, MODEL, 1 << 20, 16, 529, null,
             Duration.ofSeconds(1), new RouterContext().classifierFactory(c -> new Recording()),
             // Health tracking off: the faults come one after another on the only engine, which would otherwise leave
@@ -95,11 +95,13 @@ class FaultyEngineSystemTest {
                 "mid-stream"), "a stream that froze after its first token times out: " + response.text());
         }
         // The classifier hears the terminal event after the router has released the booking: wait for each.
+        // Its events carry sluice's id for the request; the client's x-request-id is only its label.
+        String ours = response.header("x-sluice-request-id");
         Await.until("the terminal event of " + id, () -> EVENTS.stream()
-            .anyMatch(e -> e.requestId().equals(id) && e.isTerminal()));
+            .anyMatch(e -> e.requestId().equals(ours) && e.isTerminal()));
         Await.until("the booking of " + id + " released", () -> frontend.router().stats().live() == 0);
         assertEquals(abortedBefore + (fails ? 1 : 0), frontend.router().stats().aborted());
-        List<ClassifyEvent> terminals = EVENTS.stream().filter(e -> e.requestId().equals(id) && e.isTerminal())
+        List<ClassifyEvent> terminals = EVENTS.stream().filter(e -> e.requestId().equals(ours) && e.isTerminal())
             .toList();
         assertEquals(1, terminals.size(), terminals::toString);
         assertEquals(fails, terminals.get(0) instanceof ClassifyEvent.Aborted, terminals::toString);

@@ -222,16 +222,17 @@ class FrontendSystemTest {
                 URI.create(baseUrl + "/v1/completions")).header("x-request-id", "leaver")
             .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + MODEL + "\",\"prompt\":\"a long story\","
                 + "\"max_tokens\":100000,\"stream\":true}")).build(), HttpResponse.BodyHandlers.ofInputStream());
+        String ours = response.headers().firstValue("x-sluice-request-id").orElseThrow();
         try (InputStream body = response.body()) {
             assertTrue(body.read(new byte[64]) > 0, "the stream started");
         }
         await(() -> frontend.router().stats().aborted() == abortedBefore + 1);
         await(() -> frontend.router().stats().live() == 0);
         // The classifier hears the terminal event after the router has released the booking.
-        await(() -> EVENTS.stream().anyMatch(e -> e.requestId().equals("leaver") && e.isTerminal()));
-        long terminals = EVENTS.stream().filter(e -> e.requestId().equals("leaver") && e.isTerminal()).count();
+        await(() -> EVENTS.stream().anyMatch(e -> e.requestId().equals(ours) && e.isTerminal()));
+        long terminals = EVENTS.stream().filter(e -> e.requestId().equals(ours) && e.isTerminal()).count();
         assertEquals(1, terminals);
-        assertTrue(EVENTS.stream().anyMatch(e -> e.requestId().equals("leaver")
+        assertTrue(EVENTS.stream().anyMatch(e -> e.requestId().equals(ours)
             && e instanceof ClassifyEvent.Aborted));
     }
 

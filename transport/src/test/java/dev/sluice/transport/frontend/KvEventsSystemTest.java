@@ -97,7 +97,7 @@ class KvEventsSystemTest {
         RouterContext router = new RouterContext().observer(new SchedulerObserver() {
             @Override
             public void onDispatched(long nowNs, RequestView request, WorkerWithDpRank worker) {
-                placed.put(request.requestId(), worker);
+                placed.put(request.clientRequestId(), worker);
             }
 
             @Override

@@ -186,5 +186,17 @@ public final class RawHttp {
             int end = text.indexOf("\r\n\r\n");
             return end < 0 ? "" : text.substring(end + 4);
         }
+
+        /** The first value of header {@code name} (any case), or {@code null}. */
+        public String header(String name) {
+            int end = text.indexOf("\r\n\r\n");
+            for (String line : (end < 0 ? text : text.substring(0, end)).split("\r\n")) {
+                int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase(name)) {
+                    return line.substring(colon + 1).trim();
+                }
+            }
+            return null;
+        }
     }
 }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -24,11 +25,13 @@ public final class SluiceProcess implements AutoCloseable {
     private final Process process;
     private final String ready;
     private final StringBuffer output;
+    private final CountDownLatch outputEnded;
 
-    private SluiceProcess(Process process, String ready, StringBuffer output) {
+    private SluiceProcess(Process process, String ready, StringBuffer output, CountDownLatch outputEnded) {
         this.process = process;
         this.ready = ready;
         this.output = output;
+        this.outputEnded = outputEnded;
     }
 
     /**
@@ -36,7 +39,19 @@ public final class SluiceProcess implements AutoCloseable {
      * is then {@link #ready()}.
      */
     public static SluiceProcess start(Pattern readyLine, List<String> args) throws IOException, InterruptedException {
+        return start(readyLine, args, 0);
+    }
+
+    /**
+     * {@link #start(Pattern, List)} under {@code ulimit -n openFiles} (soft and hard: the JVM cannot raise it), or
+     * without a limit of its own when {@code openFiles} is 0.
+     */
+    public static SluiceProcess start(Pattern readyLine, List<String> args, int openFiles)
+        throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
+        if (openFiles > 0) {
+            command.addAll(List.of("/bin/sh", "-c", "ulimit -n " + openFiles + " && exec \"$@\"", "sh"));
+        }
         command.add(ProcessHandle.current().info().command().orElseThrow());
         for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             // A debugger agent would try to bind the port the test JVM already holds.
@@ -49,10 +64,13 @@ public final class SluiceProcess implements AutoCloseable {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         StringBuffer output = new StringBuffer();
         CompletableFuture<String> ready = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().name("sluice-process-output").start(() -> drain(process, readyLine, output,
-            ready));
+        CountDownLatch outputEnded = new CountDownLatch(1);
+        Thread.ofPlatform().daemon().name("sluice-process-output").start(() -> {
+            drain(process, readyLine, output, ready);
+            outputEnded.countDown();
+        });
         try {
-            return new SluiceProcess(process, ready.get(30, TimeUnit.SECONDS), output);
+            return new SluiceProcess(process, ready.get(30, TimeUnit.SECONDS), output, outputEnded);
         } catch (ExecutionException | TimeoutException e) {
             process.destroyForcibly();
             throw new IllegalStateException("sluice " + String.join(" ", args) + " did not start; its output:\n"
@@ -81,6 +99,14 @@ public final class SluiceProcess implements AutoCloseable {
     /** The first group of the ready line (an address, say). */
     public String ready() {
         return ready;
+    }
+
+    /** Everything the process printed, once it has exited ({@link #stop}) and its output is read to the end. */
+    public String outputAtExit() throws InterruptedException {
+        if (!outputEnded.await(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the process's output did not end within 30 s; so far:\n" + output);
+        }
+        return output.toString();
     }
 
     /** What the process printed so far. */
