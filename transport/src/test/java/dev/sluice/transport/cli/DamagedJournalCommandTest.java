@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -64,7 +65,10 @@ class DamagedJournalCommandTest {
                         tenthHeaderAt = (int) bytes.readPosition() - Integer.BYTES;
                     }
                     if (countAt == 0 && records.get(i) instanceof JournalRecord.Arrived arrived) {
-                        countAt = (int) (bytes.readLimit() - Integer.BYTES
+                        // The count, its hashes, then the client's label (a short string: one length byte; null: 2).
+                        String label = arrived.request().clientRequestId();
+                        int labelBytes = label == null ? 2 : 1 + label.getBytes(StandardCharsets.UTF_8).length;
+                        countAt = (int) (bytes.readLimit() - labelBytes - Integer.BYTES
                             - (long) Long.BYTES * arrived.promptBlockHashes().length);
                     }
                 }
