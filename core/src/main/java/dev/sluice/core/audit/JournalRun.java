@@ -4,6 +4,7 @@ import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.PolicyClassSpec;
 import dev.sluice.core.config.RouterPolicyConfig;
 import dev.sluice.core.config.RouterPolicyLoader;
+import dev.sluice.core.journal.JournalCorruptException;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.journal.JournalReader;
 import dev.sluice.core.journal.JournalRecord;
@@ -29,7 +30,14 @@ import java.util.Map;
 public record JournalRun(int index, JournalRecord.Header header, List<JournalRecord> records,
                          Map<Long, Lifecycle> lifecycles, Map<Integer, String> classNames) {
 
-    /** Reads every run in {@code directory}; {@code undecodable[0]} receives the count of skipped records. */
+    /**
+     * Reads every run in {@code directory}; {@code undecodable[0]} receives the count of records skipped because
+     * their type is unknown (a newer writer's).
+     *
+     * @throws JournalCorruptException when the journal is damaged (records skipped as corrupt, or reading stopped
+     *                                 before the last record the files account for); its {@code partial()} is the
+     *                                 list of runs that could be read.
+     */
     public static List<JournalRun> read(Path directory, long[] undecodable) throws JournalException {
         try (JournalReader reader = JournalReader.open(directory)) {
             List<JournalRun> runs = new ArrayList<>();
@@ -51,6 +59,10 @@ public record JournalRun(int index, JournalRecord.Header header, List<JournalRec
             }
             if (undecodable != null) {
                 undecodable[0] = reader.undecodable();
+            }
+            if (!reader.corruptions().isEmpty()) {
+                throw new JournalCorruptException(directory.toAbsolutePath().toString(), reader.corruptions(),
+                    List.copyOf(runs));
             }
             return runs;
         }

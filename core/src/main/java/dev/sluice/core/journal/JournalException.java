@@ -6,7 +6,7 @@ import java.nio.file.Path;
  * The journal cannot be opened, written or read. The message names the directory and the root cause (for
  * example {@code journal directory /var/sluice/journal is not writable: AccessDeniedException: ...}).
  */
-public final class JournalException extends Exception {
+public class JournalException extends Exception {
     private static final long serialVersionUID = 1L;
 
     public JournalException(String message, Throwable cause) {

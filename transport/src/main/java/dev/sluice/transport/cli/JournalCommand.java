@@ -5,7 +5,6 @@ import dev.sluice.core.audit.JournalStats;
 import dev.sluice.core.audit.JournalVerifier;
 import dev.sluice.core.audit.Lifecycle;
 import dev.sluice.core.audit.TimelinePrinter;
-import dev.sluice.core.journal.JournalException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,27 +29,12 @@ final class JournalCommand implements Runnable {
             "a subcommand is required (try: journal show DIR, journal stats DIR, journal verify DIR)");
     }
 
-    /** Reads the runs, or prints why not and returns {@code null}. */
-    static List<JournalRun> read(CommandLine.Model.CommandSpec spec, Path directory) {
-        long[] undecodable = new long[1];
-        try {
-            List<JournalRun> runs = JournalRun.read(directory, undecodable);
-            if (undecodable[0] > 0) {
-                spec.commandLine().getErr().printf("sluice: warning: %d records could not be decoded and were"
-                    + " skipped (written by a newer sluice?)%n", undecodable[0]);
-            }
-            return runs;
-        } catch (JournalException e) {
-            spec.commandLine().getErr().println("sluice: " + e.getMessage());
-            return null;
-        }
-    }
-
     /** {@code sluice journal stats DIR}. */
     @Command(name = "stats", mixinStandardHelpOptions = true,
         description = {"Per policy class and outcome: counts, queue-wait (enqueue to dispatch) and TTFT (ingress to "
             + "first item) percentiles, rejection reasons, with the figures' definitions (the demo prints the same "
-            + "figures).", "Exit codes: 0 printed, 2 usage error or no journal."})
+            + "figures).", "Exit codes: 0 printed, 2 usage error or no journal, 3 the journal is damaged (what could "
+            + "be read is printed; each damaged record is named on stderr)."})
     static final class Stats implements Callable<Integer> {
         @Parameters(paramLabel = "DIR", description = "The journal directory.")
         Path directory;
@@ -63,17 +47,19 @@ final class JournalCommand implements Runnable {
 
         @Override
         public Integer call() {
-            List<JournalRun> runs = read(spec, directory);
-            if (runs == null) {
+            JournalReading reading = JournalReading.read(spec, directory);
+            if (reading == null) {
                 return 2;
             }
+            List<JournalRun> runs = reading.runs();
+            int rc = reading.damaged() ? JournalReading.DAMAGED : 0;
             JournalStats stats = new JournalStats();
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 runs.forEach(stats::add);
                 JournalJson.print(JournalJson.stats(runs, stats), out);
                 out.flush();
-                return 0;
+                return rc;
             }
             for (JournalRun run : runs) {
                 TimelinePrinter.printRun(run, out);
@@ -81,7 +67,7 @@ final class JournalCommand implements Runnable {
             }
             out.println();
             stats.print(out);
-            return 0;
+            return rc;
         }
     }
 
@@ -92,7 +78,8 @@ final class JournalCommand implements Runnable {
             + " the header's policy fingerprint matches its text. A run that did not close cleanly (its process was"
             + " killed) is reported, with the lifecycles it left unfinished; those are not violations.",
             "Exit codes: 0 all hold, 1 violations (the offending request ids are printed), 2 usage error or no "
-                + "journal."})
+                + "journal, 3 the journal is damaged (every damaged record is listed with its file, record number "
+                + "and byte; invariants are not checked)."})
     static final class Verify implements Callable<Integer> {
         @Parameters(paramLabel = "DIR", description = "The journal directory.")
         Path directory;
@@ -102,11 +89,19 @@ final class JournalCommand implements Runnable {
 
         @Override
         public Integer call() {
-            List<JournalRun> runs = read(spec, directory);
-            if (runs == null) {
+            JournalReading reading = JournalReading.read(spec, directory);
+            if (reading == null) {
                 return 2;
             }
             PrintWriter out = spec.commandLine().getOut();
+            if (reading.damaged()) {
+                // Invariants checked over records that could not all be read would report the damage as violations.
+                out.printf("the journal is damaged: %d problems; no invariant was checked%n", reading.damage().size());
+                reading.damage().forEach(d -> out.println("  " + d));
+                out.flush();
+                return JournalReading.DAMAGED;
+            }
+            List<JournalRun> runs = reading.runs();
             List<String> problems = new ArrayList<>();
             List<String> cutShort = new ArrayList<>();
             long lifecycles = 0;

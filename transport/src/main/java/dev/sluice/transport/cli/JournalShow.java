@@ -22,7 +22,8 @@ import picocli.CommandLine.Parameters;
     description = {"Prints a timeline per request: arrival, classification, how long it waited and where, "
         + "where it went, how it ended. Filters combine: a request is shown when it matches all of them; an option "
         + "given twice matches either value.",
-        "Exit codes: 0 printed, 1 nothing matched, 2 usage error or no journal in DIR."})
+        "Exit codes: 0 printed, 1 nothing matched, 2 usage error or no journal in DIR, 3 the journal is damaged "
+            + "(what could be read is shown; each damaged record is named on stderr)."})
 final class JournalShow implements Callable<Integer> {
     /** What {@code --outcome} accepts; {@code rejected} includes {@code refused}, as {@code journal stats} counts. */
     static final List<String> OUTCOMES = List.of("completed", "rejected", "refused", "aborted", "open");
@@ -74,10 +75,11 @@ final class JournalShow implements Callable<Integer> {
                     + "': expected one of " + String.join(", ", OUTCOMES));
             }
         }
-        List<JournalRun> runs = JournalCommand.read(spec, directory);
-        if (runs == null) {
+        JournalReading reading = JournalReading.read(spec, directory);
+        if (reading == null) {
             return 2;
         }
+        List<JournalRun> runs = reading.runs();
         PrintWriter out = spec.commandLine().getOut();
         ObjectNode document = JournalJson.MAPPER.createObjectNode();
         ArrayNode jsonRuns = document.putArray("runs");
@@ -111,6 +113,9 @@ final class JournalShow implements Callable<Integer> {
             JournalJson.print(document, out);
         }
         out.flush();
+        if (reading.damaged()) {
+            return JournalReading.DAMAGED;
+        }
         if (shown == 0) {
             spec.commandLine().getErr().println("sluice: no request in " + directory + " matches");
             spec.commandLine().getErr().flush();

@@ -40,7 +40,8 @@ import picocli.CommandLine;
             + "the recording; first it checks that the recorded configuration reproduces the recording, and it "
             + "says what it could not model.",
         "--json: one JSON object with the same content (snake_case keys).",
-        "Exit codes: 0 decisions reproduced (or what-if printed), 1 differences, 2 usage error or no journal."})
+        "Exit codes: 0 decisions reproduced (or what-if printed), 1 differences, 2 usage error or no journal, 3 the "
+            + "journal is damaged (nothing is replayed; each damaged record is named on stderr)."})
 final class ReplayCommand implements Callable<Integer> {
     @Parameters(paramLabel = "DIR", description = "The journal directory.")
     Path directory;
@@ -69,10 +70,17 @@ final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<JournalRun> runs = JournalCommand.read(spec, directory);
-        if (runs == null) {
+        JournalReading reading = JournalReading.read(spec, directory);
+        if (reading == null) {
             return 2;
         }
+        if (reading.damaged()) {
+            // A replay of the records that could be read would report the missing ones as differences.
+            spec.commandLine().getErr().println("sluice: not replaying a damaged journal");
+            spec.commandLine().getErr().flush();
+            return JournalReading.DAMAGED;
+        }
+        List<JournalRun> runs = reading.runs();
         PrintWriter out = spec.commandLine().getOut();
         ObjectNode document = JsonNodeFactory.instance.objectNode();
         document.put("journal", directory.toString());
