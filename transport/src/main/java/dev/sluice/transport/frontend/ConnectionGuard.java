@@ -86,7 +86,7 @@ final class ConnectionGuard implements ServerConnectionSelector, AutoCloseable {
         connections.add(guarded);
         try {
             ServerConnection connection = over ? new OverCapConnection(guarded, http1Config.maxPrologueLength()
-                + http1Config.maxHeadersSize()) : http1.connection(ChunkedContext.of(guarded));
+                + http1Config.maxHeadersSize()) : http1.connection(guarded);
             return new Tracked(connection, guarded);
         } catch (RuntimeException | Error e) {
             release(guarded);
@@ -134,7 +134,7 @@ final class ConnectionGuard implements ServerConnectionSelector, AutoCloseable {
 
         @Override
         public void headers(ConnectionContext ctx, Headers headers) {
-            if (guarded(ctx) instanceof GuardedContext guarded) {
+            if (ctx instanceof GuardedContext guarded) {
                 boolean close = headers.containsToken(HeaderValues.CONNECTION_CLOSE);
                 if (receive) {
                     guarded.onHeaders(close);
@@ -147,15 +147,10 @@ final class ConnectionGuard implements ServerConnectionSelector, AutoCloseable {
 
         @Override
         public void status(ConnectionContext ctx, Status status) {
-            if (!receive && guarded(ctx) instanceof GuardedContext guarded) {
+            if (!receive && ctx instanceof GuardedContext guarded) {
                 guarded.onAnswer();
             }
             log.status(ctx, status);
-        }
-
-        /** The guard's context of a connection: Helidon's connection has it wrapped in a {@link ChunkedContext}. */
-        private static ConnectionContext guarded(ConnectionContext ctx) {
-            return ctx instanceof ChunkedContext chunked ? chunked.ctx() : ctx;
         }
 
         @Override

@@ -30,7 +30,10 @@ final class GuardedContext implements ConnectionContext, Supplier<byte[]> {
 
     private final ConnectionContext delegate;
     private final ConnectionLimits limits;
+    /** The socket's bytes as they come, for a head read by {@link OverCapConnection}. */
     private final DataReader reader;
+    /** What Helidon's HTTP/1.1 connection reads through: chunk-size lines read by {@link ChunkedBodyReader}. */
+    private final DataReader chunked;
     private final Http10Requests http10;
     private volatile Phase phase = Phase.AWAITING;
     private volatile long deadlineNanos;
@@ -43,6 +46,7 @@ final class GuardedContext implements ConnectionContext, Supplier<byte[]> {
         this.limits = limits;
         this.http10 = new Http10Requests(maxHeadBytes);
         this.reader = DataReader.create(this);
+        this.chunked = new ChunkedBodyReader(reader);
         // The first request's head must arrive within the header timeout of the accept.
         this.deadlineNanos = nowNanos + limits.headerTimeout().toNanos();
     }
@@ -124,9 +128,14 @@ final class GuardedContext implements ConnectionContext, Supplier<byte[]> {
         return phase;
     }
 
+    /** The socket's bytes without chunked-body checks: a head read line by line, never a body. */
+    DataReader headReader() {
+        return reader;
+    }
+
     @Override
     public DataReader dataReader() {
-        return reader;
+        return chunked;
     }
 
     @Override

@@ -38,7 +38,7 @@ final class OverCapConnection implements ServerConnection {
 
     @Override
     public void handle(Limit limit) {
-        DataReader reader = ctx.dataReader();
+        DataReader reader = ctx.headReader();
         int read = 0;
         try {
             while (read <= maxHeadBytes) {
