@@ -12,7 +12,7 @@ import java.util.OptionalLong;
 final class PolicyClassReader {
     static final List<String> KEYS = List.of("name", "policy_family", "cache_bucket", "queue_policy", "quantum",
         "prefill_busy_threshold", "prefill_busy_threshold_frac", "request_queue_limit_per_worker",
-        "raw_isl_token_queue_limit_per_worker", "cached_token_queue_limit_per_worker");
+        "raw_isl_token_queue_limit_per_worker", "cached_token_queue_limit_per_worker", "tenant_fairness", "vtc");
 
     /**
      * A validated class with the values later profile checks point at.
@@ -67,7 +67,8 @@ final class PolicyClassReader {
         PolicyClassSpec spec = new PolicyClassSpec(name, familyName, bucketName, queuePolicy, quantum,
             optionalLong(map, "prefill_busy_threshold"), frac, optionalLong(map, "request_queue_limit_per_worker"),
             optionalLong(map, "raw_isl_token_queue_limit_per_worker"),
-            optionalLong(map, "cached_token_queue_limit_per_worker"));
+            optionalLong(map, "cached_token_queue_limit_per_worker"),
+            TenantFairnessReader.read(map.get("tenant_fairness"), map.get("vtc")));
         return new ParsedClass(spec, nameValue, family);
     }
 

@@ -91,7 +91,20 @@ public final class PolicyQueues {
             return false;
         }
         detach(lane.owner, entry);
+        dropped(lane.owner, entry);
         return true;
+    }
+
+    /**
+     * The service of a dispatched entry ended (completed, aborted, rejected after the poll, or sent back for a retry):
+     * a tenant-fair class charges its tenant the generated tokens and stops holding the tenant for it. Safe to call
+     * for any entry, once or more; only the first call after a dispatch counts.
+     */
+    public void serviceEnded(QueueEntry entry, long outputTokens) {
+        int c = entry.classIndex();
+        if (entry.inService && c >= 0 && c < classes.length && classes[c].tenants != null) {
+            classes[c].tenants.ended(entry, outputTokens);
+        }
     }
 
     /**
@@ -108,6 +121,9 @@ public final class PolicyQueues {
         if (next != null) {
             ClassQueue cq = classes[next.classIndex()];
             detach(cq, next);
+            if (cq.tenants != null) {
+                cq.tenants.dispatched(next);
+            }
             drr.settle(cq);
         }
         return next;
@@ -123,7 +139,9 @@ public final class PolicyQueues {
         int count = 0;
         QueueEntry entry;
         while ((entry = deadlines.peek()) != null && entry.dueAt() <= nowNs) {
-            detach(classes[entry.classIndex()], entry);
+            ClassQueue cq = classes[entry.classIndex()];
+            detach(cq, entry);
+            dropped(cq, entry);
             expired.onExpired(entry);
             count++;
         }
@@ -170,6 +188,43 @@ public final class PolicyQueues {
     /** The class the next DRR ring pass starts from. */
     public int roundCursor() {
         return drr.cursor();
+    }
+
+    /** Whether the class shares its dispatches between tenants (VTC). */
+    public boolean tenantFair(int classIndex) {
+        return classes[classIndex].tenants != null;
+    }
+
+    /** Tenants of a tenant-fair class with a request queued or in service; 0 for another class. */
+    public int activeTenants(int classIndex) {
+        TenantLanes t = classes[classIndex].tenants;
+        return t == null ? 0 : t.activeTenants();
+    }
+
+    /**
+     * Fills {@code shares} with the shares of the class's tracked service held by its most served tenants, largest
+     * first; zeros for a class without tenant fairness. O(tracked tenants · shares.length): for metrics, not per
+     * request.
+     */
+    public void topTenantShares(int classIndex, double[] shares) {
+        TenantLanes t = classes[classIndex].tenants;
+        if (t == null) {
+            java.util.Arrays.fill(shares, 0.0);
+        } else {
+            t.topShares(shares);
+        }
+    }
+
+    /** A tenant's virtual counter in a tenant-fair class (NaN when not tracked or the class has none). */
+    public double tenantCounter(int classIndex, String tenant) {
+        TenantLanes t = classes[classIndex].tenants;
+        return t == null ? Double.NaN : t.counter(tenant);
+    }
+
+    private static void dropped(ClassQueue cq, QueueEntry entry) {
+        if (cq.tenants != null) {
+            cq.tenants.dropped(entry);
+        }
     }
 
     private void detach(ClassQueue cq, QueueEntry entry) {

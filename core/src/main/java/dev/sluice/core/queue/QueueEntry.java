@@ -20,6 +20,7 @@ public abstract class QueueEntry {
     private double priorityJump;
     private long enqueuedAt;
     private WorkerWithDpRank lane;
+    private String tenant;
 
     // Queue bookkeeping, owned by PolicyQueues: enqueue order, the FCFS/WSPT key fixed at enqueue (EntryOrder),
     // the position in the lane heap and in the deadline heap, and the lane holding the entry (null when not queued).
@@ -28,6 +29,10 @@ public abstract class QueueEntry {
     int heapIndex = -1;
     int dueIndex = -1;
     Lane heap;
+    // Tenant fairness (TenantLanes): the tenant's slot in its class (-1 when the class has none), and whether the
+    // entry was charged at dispatch and holds the slot until its service ends.
+    int tenantSlot = -1;
+    boolean inService;
 
     /**
      * Takes the queue snapshot; call before {@link PolicyQueues#enqueue}.
@@ -65,6 +70,25 @@ public abstract class QueueEntry {
         rawIslTokens = 0;
         cachedTokens = 0;
         costTokens = 1;
+        tenant = null;
+        tenantSlot = -1;
+        inService = false;
+    }
+
+    /**
+     * Sets the tenant a tenant-fair class charges this entry to ({@code null}: the shared tenant of the
+     * anonymous); call before {@link PolicyQueues#enqueue}, never while queued.
+     */
+    public final void setQueueTenant(String tenantName) {
+        if (heap != null) {
+            throw new IllegalStateException("the queue snapshot is immutable while queued");
+        }
+        this.tenant = tenantName;
+    }
+
+    /** The tenant set by {@link #setQueueTenant}, or {@code null}. */
+    public final String queueTenant() {
+        return tenant;
     }
 
     /**
