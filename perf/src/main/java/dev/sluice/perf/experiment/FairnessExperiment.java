@@ -18,7 +18,8 @@ import java.util.OptionalDouble;
 
 /**
  * Tenant fairness inside one policy class on the simulated fleet, on a virtual clock (a function of its seed). One
- * class queues while every worker is busy; three light tenants and one heavy tenant, offering ten times a light
+ * class queues while every worker is busy (active prefill above a quarter of its batch, so a dispatched request
+ * shares few engine steps); three light tenants and one heavy tenant, offering ten times a light
  * tenant's load, send requests of the same size (Poisson arrivals). Each run is played with
  * {@code tenant_fairness: none} and {@code vtc}:
  * <ol>
@@ -198,7 +199,7 @@ public final class FairnessExperiment {
                 policy_family: shared
                 cache_bucket: all
                 quantum: 4096
-                prefill_busy_threshold_frac: 1.0
+                prefill_busy_threshold_frac: 0.25
                 tenant_fairness: %s
             """.formatted(fairness);
     }
