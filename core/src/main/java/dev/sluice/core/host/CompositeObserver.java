@@ -163,6 +163,12 @@ public final class CompositeObserver implements SchedulerObserver {
         fanOut("onWorkerLoad", nowNs, 0L, load, null, (o, now, unused, l, none) -> o.onWorkerLoad(now, l));
     }
 
+    @Override
+    public void onTenantShares(long nowNs, int classIndex, int activeTenants, double[] topShares) {
+        fanOut("onTenantShares", nowNs, ((long) classIndex << 32) | (activeTenants & 0xffffffffL), topShares, null,
+            (o, now, packed, shares, none) -> o.onTenantShares(now, (int) (packed >>> 32), (int) packed, shares));
+    }
+
     /** The first observer's veto wins. */
     @Override
     public AdmissionError arrivalVeto() {

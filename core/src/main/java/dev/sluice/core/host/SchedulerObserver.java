@@ -69,6 +69,15 @@ public interface SchedulerObserver {
     }
 
     /**
+     * Once a second (router clock) for each class with tenant fairness: how many tenants have a request queued or in
+     * service, and the shares of the class's tracked service held by its most served tenants, largest first (no
+     * tenant names: bounded for metrics). {@code topShares} is reused; copy what you keep. Not a decision and not
+     * journaled.
+     */
+    default void onTenantShares(long nowNs, int classIndex, int activeTenants, double[] topShares) {
+    }
+
+    /**
      * Asked on the scheduler thread before each arrival gets a lifecycle: a non-null error refuses the arrival
      * (reported through {@link #onRefused}). This lets an observer that must see every admission, a fail-closed
      * journal, stop admission when it can no longer record. The default never refuses; must not allocate.

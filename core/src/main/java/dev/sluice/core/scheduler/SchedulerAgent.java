@@ -86,6 +86,7 @@ public final class SchedulerAgent implements Agent {
             observer, drain, parts.classificationTimeoutNs());
         this.flow = new AdmissionFlow(stage, parts.classifier(), lifecycles, queues, workers, timers, deferrals,
             counters, observer, drain);
+        TenantSharesTask.registerIfFair(queues, observer, periodic, clock);
     }
 
     /** The scheduler thread's name for a model. */

@@ -40,6 +40,7 @@ public final class PrometheusText {
                 outcome.count.get()));
         }
         classGauges(out, routers);
+        tenantGauges(out, routers);
         histograms(out, routers);
         liveGauges(out, routers);
         overruns(out, routers);
@@ -146,6 +147,35 @@ public final class PrometheusText {
             for (RouterMetrics m : routers) {
                 for (int c = 0; c < m.profile.classes().size(); c++) {
                     sample(out, counter[0], classLabels(m, c), m.perClass.get(c * RouterMetrics.FIELDS + field));
+                }
+            }
+        }
+    }
+
+    /** Tenant fairness, only for the classes that report it: no label per tenant, only ranks of the top shares. */
+    private static void tenantGauges(StringBuilder out, List<RouterMetrics> routers) {
+        int stride = 1 + RouterMetrics.TOP_TENANTS;
+        header(out, "sluice_queue_tenants_active", "gauge", "Tenants of a tenant-fair class with a request queued "
+            + "or in service.");
+        for (RouterMetrics m : routers) {
+            for (int c = 0; c < m.profile.classes().size(); c++) {
+                long active = m.tenantGauges.get(c * stride);
+                if (active >= 0) {
+                    sample(out, "sluice_queue_tenants_active", classLabels(m, c), active);
+                }
+            }
+        }
+        header(out, "sluice_queue_tenant_top_share", "gauge", "Share of a tenant-fair class's tracked service "
+            + "(weighted tokens) held by its rank-th most served tenant.");
+        for (RouterMetrics m : routers) {
+            for (int c = 0; c < m.profile.classes().size(); c++) {
+                if (m.tenantGauges.get(c * stride) < 0) {
+                    continue;
+                }
+                for (int k = 0; k < RouterMetrics.TOP_TENANTS; k++) {
+                    double share = Double.longBitsToDouble(m.tenantGauges.get(c * stride + 1 + k));
+                    out.append("sluice_queue_tenant_top_share{").append(classLabels(m, c)).append(",rank=\"")
+                        .append(k + 1).append("\"} ").append(format(share)).append('\n');
                 }
             }
         }

@@ -34,12 +34,16 @@ public final class RouterMetrics implements SchedulerObserver {
     static final int REJECTED = 5;
     static final int EXPIRED = 6;
     static final int FIELDS = 7;
+    /** Shares of the most served tenants kept per tenant-fair class (ranks 1..TOP_TENANTS). */
+    static final int TOP_TENANTS = 3;
 
     final String model;
     final PolicyProfile profile;
     private final int overloadStatus;
     final AtomicLongArray perClass;
     final LatencyHistogram[] queueWait;
+    /** Per class: active tenants, then the top tenants' shares as double bits; -1 active until first reported. */
+    final AtomicLongArray tenantGauges;
     final LatencyHistogram decision = new LatencyHistogram();
     final AtomicLong arrived = new AtomicLong();
     final AtomicLong completed = new AtomicLong();
@@ -110,6 +114,10 @@ public final class RouterMetrics implements SchedulerObserver {
         int classes = profile.classes().size();
         this.perClass = new AtomicLongArray(classes * FIELDS);
         this.queueWait = new LatencyHistogram[classes];
+        this.tenantGauges = new AtomicLongArray(classes * (1 + TOP_TENANTS));
+        for (int i = 0; i < classes; i++) {
+            tenantGauges.set(i * (1 + TOP_TENANTS), -1);
+        }
         for (int i = 0; i < classes; i++) {
             queueWait[i] = new LatencyHistogram();
         }
@@ -263,6 +271,15 @@ public final class RouterMetrics implements SchedulerObserver {
         WorkerLoad load = workers.computeIfAbsent(worker, w -> new WorkerLoad());
         load.registered = true;
         load.totalKvBlocks.lazySet(totalKvBlocks.orElse(-1));
+    }
+
+    @Override
+    public void onTenantShares(long nowNs, int classIndex, int activeTenants, double[] topShares) {
+        int base = classIndex * (1 + TOP_TENANTS);
+        for (int k = 0; k < TOP_TENANTS; k++) {
+            tenantGauges.set(base + 1 + k, Double.doubleToRawLongBits(k < topShares.length ? topShares[k] : 0.0));
+        }
+        tenantGauges.set(base, activeTenants);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.sluice.transport.frontend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.Classification;
@@ -34,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * Tenant fairness through real HTTP: one simulated worker that takes one prefill at a time, a heavy tenant's backlog
  * of six completions in one class, then a light tenant's two (tenants from the trusted {@code x-tenant} header).
  * Without fairness the light tenant waits behind the whole backlog; with {@code tenant_fairness: vtc} it is served
- * within it. The order of dispatch is what the classifier hears ({@code Sent}).
+ * within it. The order of dispatch is what the classifier hears ({@code Sent}); {@code /metrics} shows the class's
+ * active tenants and top shares, never a tenant's name.
  */
 class TenantFairnessSystemTest {
     private static final String MODEL = "fair-test";
@@ -90,9 +92,16 @@ class TenantFairnessSystemTest {
         assertEquals(List.of("heavy", "heavy"), order.subList(6, 8), "the heavy tenant's backlog ends the run: "
             + order);
         assertTrue(order.indexOf("light") < 4, order::toString);
+        assertTrue(metrics.contains("sluice_queue_tenant_top_share{model=\"" + MODEL
+            + "\",policy_class=\"shared_all\",rank=\"1\"} 0."), metrics);
+        assertTrue(metrics.contains("sluice_queue_tenants_active{model=\"" + MODEL
+            + "\",policy_class=\"shared_all\"}"), metrics);
+        assertFalse(metrics.contains("heavy") || metrics.contains("light"), "no label names a tenant");
     }
 
-    private static List<String> dispatchOrder(String fairness) throws Exception {
+    private String metrics = "";
+
+    private List<String> dispatchOrder(String fairness) throws Exception {
         OrderRecorder recorder = new OrderRecorder();
         RouterContext router = new RouterContext().profile(profile(fairness)).classifierFactory(c -> recorder);
         try (Frontend frontend = Frontend.start(new FrontendSettings("127.0.0.1", 0, MODEL, 64 * 1024, 16, 529,
@@ -111,6 +120,15 @@ class TenantFairnessSystemTest {
             for (CompletableFuture<HttpResponse<String>> answer : answers) {
                 HttpResponse<String> response = answer.get();
                 assertEquals(200, response.statusCode(), response.body());
+            }
+            if (fairness.equals("vtc")) {
+                // Reported once a second of the router's clock: wait for the first report.
+                HttpRequest scrape = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + frontend.port()
+                    + "/metrics")).build();
+                await(() -> {
+                    metrics = client.sendAsync(scrape, HttpResponse.BodyHandlers.ofString()).join().body();
+                    return metrics.contains("sluice_queue_tenant_top_share{");
+                });
             }
             return List.copyOf(recorder.sent);
         }
