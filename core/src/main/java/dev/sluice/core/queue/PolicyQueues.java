@@ -10,6 +10,11 @@ import dev.sluice.core.config.PolicyProfile;
  * (strict priority, then earliest deadline, then the FCFS or WSPT score, then arrival), lane-local head-of-line
  * blocking, and deficit round robin across classes charged in scheduling-cost tokens.
  *
+ * <p><b>Tenant fairness.</b> A class with {@code tenant_fairness: vtc} splits its shared lane by tenant
+ * ({@link TenantLanes}): a poll takes the head of the tenant charged least, charges it the prompt, and
+ * {@link #serviceEnded} charges the generated tokens; the scheduler must call it once at the end of every dispatched
+ * request's service (completion, abort, rejection after the poll, retry).
+ *
  * <p>Every operation is O(log n) in the queued entries (a poll also visits each ready class at most once) and, once
  * the lanes of the workers in use exist and the arrays have grown, allocates nothing; only a rejection allocates
  * its {@link QueueRejection}.
