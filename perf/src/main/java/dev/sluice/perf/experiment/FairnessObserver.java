@@ -10,8 +10,8 @@ import org.agrona.collections.Long2LongHashMap;
 /**
  * Per tenant, from the router's own decisions: the queue wait (enqueue to dispatch) of each request dispatched within
  * the service window, in a histogram (µs of virtual time), and the tokens served to those requests (the prompt, plus
- * the generated tokens once it completes), and their time to first token. A measuring instrument, not a production observer. Called on the
- * simulation thread (the router is a manual one); not thread-safe.
+ * the generated tokens once it completes), and their time to first token. A measuring instrument, not a production
+ * observer. Called on the simulation thread (the router is a manual one); not thread-safe.
  */
 final class FairnessObserver implements SchedulerObserver {
     private static final long MAX_US = 3_600_000_000L;
