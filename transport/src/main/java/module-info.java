@@ -16,6 +16,8 @@ module dev.sluice.transport {
     requires java.logging;
     requires jdk.management;
     requires java.net.http;
+    requires io.helidon.webclient.api;
+    requires io.helidon.webclient.http1;
     requires ai.djl.api;
     requires ai.djl.tokenizers;
     requires jinjava;
