@@ -32,6 +32,9 @@ await_port() {
 }
 # utime + stime of process $1 in clock ticks.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# read and write system calls of process $1 so far: "reads writes" (0 0 where /proc/PID/io cannot be read).
+syscalls() { awk '$1 == "syscr:" { r = $2 } $1 == "syscw:" { w = $2 } END { print r + 0, w + 0 }' "/proc/$1/io" \
+    2> /dev/null || echo "0 0"; }
 tick_us=$(awk -v hz="$(getconf CLK_TCK)" 'BEGIN { print 1e6 / hz }')
 
 engine_port=$(free_port)
@@ -93,19 +96,23 @@ run_wrk() {
         END { printf "%d %.0f %.0f %d\n", n, p50, rps, bad + 0 }' "$log"
 }
 
+# $1 / $2 with two decimals (0 when $2 is 0).
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+
 echo "### CPU per forwarded request"
 echo
 echo "\`scripts/sluice serve --engine-url\` (journal on in \`$out/journal\`, admission on; and \`--no-journal\`) and"
 echo "HAProxy (\`http-reuse always\`, \`server ... maxconn 64\`; config \`$out/haproxy.cfg\`) in front of the same"
 echo "\`scripts/sluice mock-engine --speedup-ratio 1000\`; chat completion, 16 output tokens. Each path is warmed"
-echo "${warmup} s with \`wrk -t1 -c16\`, then measured ${secs} s with \`wrk -t1 -c16\`: CPU is utime + stime of the proxy"
-echo "process (\`/proc/PID/stat\`) over that run divided by the requests completed. Then p50 with one connection"
-echo "and req/s with 32 (${secs} s each). All on the same $(nproc) cores as the engine and wrk. Ratios are to"
-echo "HAProxy in the same mode."
+echo "${warmup} s with \`wrk -t1 -c16\`, then measured ${secs} s with \`wrk -t1 -c16\`: CPU is utime + stime of the"
+echo "proxy process (\`/proc/PID/stat\`) over that run divided by the requests completed. Then p50 with one"
+echo "connection and req/s with 32 (${secs} s each). All on the same $(nproc) cores as the engine and wrk; \"x\""
+echo "columns are ratios to HAProxy in the same mode, \"+\" the added p50 over HAProxy's; reads and writes are the"
+echo "proxy's read and write system calls per request over the c=16 run (\`/proc/PID/io\` syscr, syscw)."
 echo
-echo "| path | stream | requests (c=16) | CPU/request µs | vs HAProxy | p50 µs (c=16) | p50 µs (c=1) | + vs HAProxy |" \
-    "req/s (c=32) | vs HAProxy | non-2xx |"
-echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| path | stream | CPU/req µs | x | req/s c=16 | x | req/s c=32 | x | p50 µs c=1 | + | p50 µs c=16 | reads |" \
+    "writes | non-2xx |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for stream in false true; do
     for row in "HAProxy|$haproxy_port|$haproxy_pid" "sluice serve, journal on|$journal_port|$journal_pid" \
         "sluice serve --no-journal|$plain_port|$plain_pid"; do
@@ -113,16 +120,21 @@ for stream in false true; do
         url="http://127.0.0.1:$port"
         run_wrk "$url" 16 "$stream" "$warmup" > /dev/null
         before=$(cpu_ticks "$pid")
-        read -r n p50 _ bad < <(run_wrk "$url" 16 "$stream" "$secs")
+        read -r r0 w0 < <(syscalls "$pid")
+        read -r n p50 rps16 bad < <(run_wrk "$url" 16 "$stream" "$secs")
         after=$(cpu_ticks "$pid")
-        cpu=$(awk -v t=$((after - before)) -v us="$tick_us" -v n="$n" 'BEGIN { printf "%.1f", (n > 0 ? t * us / n : 0) }')
+        read -r r1 w1 < <(syscalls "$pid")
+        cpu=$(awk -v t=$((after - before)) -v us="$tick_us" -v n="$n" \
+            'BEGIN { printf "%.1f", (n > 0 ? t * us / n : 0) }')
         read -r _ p1 _ bad1 < <(run_wrk "$url" 1 "$stream" "$secs")
-        read -r _ _ rps bad32 < <(run_wrk "$url" 32 "$stream" "$secs")
+        read -r _ _ rps32 bad32 < <(run_wrk "$url" 32 "$stream" "$secs")
         if [ "$name" = HAProxy ]; then
-            hcpu="$cpu"; hp1="$p1"; hrps="$rps"
+            hcpu="$cpu"; hp1="$p1"; h16="$rps16"; h32="$rps32"
         fi
-        echo "| $name | $stream | $n | $cpu | $(awk -v a="$cpu" -v b="$hcpu" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') |" \
-            "$p50 | $p1 | $((p1 - hp1)) | $rps | $(awk -v a="$rps" -v b="$hrps" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') |" \
+        echo "| $name | $stream | $cpu | $(ratio "$cpu" "$hcpu") | $rps16 | $(ratio "$rps16" "$h16") |" \
+            "$rps32 | $(ratio "$rps32" "$h32") | $p1 | $((p1 - hp1)) | $p50 |" \
+            "$(awk -v d=$((r1 - r0)) -v n="$n" 'BEGIN { printf "%.1f", (n > 0 ? d / n : 0) }') |" \
+            "$(awk -v d=$((w1 - w0)) -v n="$n" 'BEGIN { printf "%.1f", (n > 0 ? d / n : 0) }') |" \
             "$((bad + bad1 + bad32)) |"
     done
 done
