@@ -108,7 +108,8 @@ echo "${warmup} s with \`wrk -t1 -c16\`, then measured ${secs} s with \`wrk -t1 
 echo "proxy process (\`/proc/PID/stat\`) over that run divided by the requests completed. Then p50 with one"
 echo "connection and req/s with 32 (${secs} s each). All on the same $(nproc) cores as the engine and wrk; \"x\""
 echo "columns are ratios to HAProxy in the same mode, \"+\" the added p50 over HAProxy's; reads and writes are the"
-echo "proxy's read and write system calls per request over the c=16 run (\`/proc/PID/io\` syscr, syscw)."
+echo "proxy's read and write system calls per request over the c=16 run (\`/proc/PID/io\` syscr, syscw; HAProxy's"
+echo "recv and send are not counted there). Non-2xx counts the answers other than 200 over the three runs."
 echo
 echo "| path | stream | CPU/req µs | x | req/s c=16 | x | req/s c=32 | x | p50 µs c=1 | + | p50 µs c=16 | reads |" \
     "writes | non-2xx |"
@@ -128,13 +129,15 @@ for stream in false true; do
             'BEGIN { printf "%.1f", (n > 0 ? t * us / n : 0) }')
         read -r _ p1 _ bad1 < <(run_wrk "$url" 1 "$stream" "$secs")
         read -r _ _ rps32 bad32 < <(run_wrk "$url" 32 "$stream" "$secs")
+        reads=$(ratio $((r1 - r0)) "$n")
+        writes=$(ratio $((w1 - w0)) "$n")
         if [ "$name" = HAProxy ]; then
             hcpu="$cpu"; hp1="$p1"; h16="$rps16"; h32="$rps32"
+            # HAProxy calls recv and send, which syscr and syscw do not count.
+            reads="—"; writes="—"
         fi
         echo "| $name | $stream | $cpu | $(ratio "$cpu" "$hcpu") | $rps16 | $(ratio "$rps16" "$h16") |" \
-            "$rps32 | $(ratio "$rps32" "$h32") | $p1 | $((p1 - hp1)) | $p50 |" \
-            "$(awk -v d=$((r1 - r0)) -v n="$n" 'BEGIN { printf "%.1f", (n > 0 ? d / n : 0) }') |" \
-            "$(awk -v d=$((w1 - w0)) -v n="$n" 'BEGIN { printf "%.1f", (n > 0 ? d / n : 0) }') |" \
+            "$rps32 | $(ratio "$rps32" "$h32") | $p1 | $((p1 - hp1)) | $p50 | $reads | $writes |" \
             "$((bad + bad1 + bad32)) |"
     done
 done

@@ -44,9 +44,12 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * data-parallel rank. Thread-safe.
  */
 public final class HttpEngine implements Engine {
+    /**
+     * Idle keep-alive connections kept per engine; a request beyond them opens (and then closes) its own. Helidon
+     * watches each idle one with a read that wakes every 101 ms, so the cache is kept modest.
+     */
+    private static final int CONNECTION_CACHE_SIZE = 128;
     private final HttpEngineSettings settings;
-    /** Idle keep-alive connections kept per engine; a request beyond them opens (and then closes) its own. */
-    private static final int CONNECTION_CACHE_SIZE = 1024;
     private final Http1Client client;
     private final ScheduledThreadPoolExecutor timers;
     private final Set<RemoteExchange> live = ConcurrentHashMap.newKeySet();
@@ -59,8 +62,7 @@ public final class HttpEngine implements Engine {
         this.threadPrefix = "sluice-remote-" + workerId + "-";
         this.client = Http1Client.builder()
             .connectTimeout(settings.connectTimeout())
-            // No socket read timeout: the first-token and idle timers bound every wait, and interrupt the reader.
-            .readTimeout(Duration.ZERO)
+            .readTimeout(socketReadTimeout(settings))
             .followRedirects(false)
             .keepAlive(true)
             .shareConnectionCache(false)
@@ -72,6 +74,23 @@ public final class HttpEngine implements Engine {
             .factory());
         // Timers are cancelled at the first token, almost always long before they are due: drop them at once.
         timers.setRemoveOnCancelPolicy(true);
+    }
+
+    /**
+     * The socket read timeout: longer than the first-token and idle timeouts, which bound every wait (they interrupt
+     * the reader), so it never fires first. It is also how long Helidon's client keeps an idle pooled connection
+     * watched before it drops it: a connection dropped just as a request takes it fails that request, so it must not
+     * be short (with none, Helidon drops an idle connection after 101 ms). No idle limit: no read timeout.
+     */
+    static Duration socketReadTimeout(HttpEngineSettings settings) {
+        Duration most = Duration.ofMillis(Integer.MAX_VALUE);
+        if (settings.streamIdleTimeout().isZero()) {
+            return most;
+        }
+        Duration longest = settings.firstTokenTimeout().compareTo(settings.streamIdleTimeout()) > 0
+            ? settings.firstTokenTimeout() : settings.streamIdleTimeout();
+        Duration timeout = longest.plusSeconds(1);
+        return timeout.compareTo(most) > 0 ? most : timeout;
     }
 
     /**

@@ -23,7 +23,7 @@ record UpstreamFailure(ErrorKind kind, String message) {
     /** No response arrived: the connection failed or timed out, or the request could not be sent. */
     static UpstreamFailure beforeResponse(Throwable cause, Duration connectTimeout) {
         Throwable root = rootCause(cause);
-        if (root instanceof SocketTimeoutException) {
+        if (isConnectFailure(cause) && root instanceof SocketTimeoutException) {
             return new UpstreamFailure(ErrorKind.UNAVAILABLE, "the engine did not accept a connection within "
                 + describe(connectTimeout));
         }
