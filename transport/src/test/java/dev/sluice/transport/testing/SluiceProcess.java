@@ -114,6 +114,15 @@ public final class SluiceProcess implements AutoCloseable {
         return output.toString();
     }
 
+    /** Sends the process SIGHUP ({@code kill -HUP PID}) and waits for {@code kill} to have sent it. */
+    public void hangUp() throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(process.pid())).redirectErrorStream(true)
+            .start();
+        if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill -HUP " + process.pid() + " failed");
+        }
+    }
+
     /** {@code kill -9} (SIGKILL: no shutdown hook runs), then waits for the process to die; its exit status. */
     public int kill() throws InterruptedException {
         process.destroyForcibly();
