@@ -115,7 +115,7 @@ final class ClassQueue {
         return best;
     }
 
-    /** Removes every entry, shared lane first, into {@code out} (a policy reload); the deadline index is the caller's. */
+    /** Removes every entry, shared lane first, into {@code out} (a policy reload); the caller updates deadlines. */
     void drainInto(java.util.List<QueueEntry> out) {
         QueueEntry head;
         while ((head = shared.peek()) != null) {

@@ -11,10 +11,10 @@ import dev.sluice.core.host.SchedulerObserver;
  * {@link AdmissionFlow} carries out. This stage calls the classifier (or skips a pass-through one), checks its
  * decision, and itself starts a deferral (a continuation on a virtual thread) or parks the request (no thread, until
  * a wake-up or a deadline), arming the classification deadline on {@link Timers}. The classifier is the request's
- * own ({@link LiveRequest#host}): after a policy reload, requests registered before it keep theirs. With a classification timeout, a
- * request still deferred or parked when it passes (or whose {@code classify} call the watchdog cut) is rejected with
- * 504 {@code classifier_timeout}. Every decision is reported to the observer as {@code onClassified} before the
- * verdict is carried out, so the journal records it first.
+ * own ({@link LiveRequest#host}): after a policy reload, requests registered before it keep theirs. With a
+ * classification timeout, a request still deferred or parked when it passes (or whose {@code classify} call the
+ * watchdog cut) is rejected with 504 {@code classifier_timeout}. Every decision is reported to the observer as
+ * {@code onClassified} before the verdict is carried out, so the journal records it first.
  *
  * <p>Owned by the scheduler thread; not thread-safe.
  */

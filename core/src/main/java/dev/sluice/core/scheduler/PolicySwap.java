@@ -16,12 +16,13 @@ import org.slf4j.LoggerFactory;
  * Takes a reloaded router policy over on the scheduler thread, between two duty cycles: the scheduler takes no more
  * ring messages once it has read the reload ({@link #requested}) and {@linkplain #applyPending applies} it at the end
  * of that cycle, before the cycle's last dispatch pass, so the next cycle runs wholly under the new policy. (A
- * replay, which runs the router until idle after each recorded input, then reaches the same state.) Queued requests move to fresh queues of the new profile, each to the class of
- * the same name, else (its class is gone) to its family's class for its cache bucket, else to the default family's,
- * with a log line per class gone; they keep their place in arrival order. Deferred and parked requests wait on:
- * they are resolved against the new profile when their classification ends, and keep the classifier that deferred
- * or parked them. Dispatched requests run on untouched. A changed classifier takes the requests that arrive from
- * now on; the old one keeps its own until they end ({@link ClassifierHost#retire}).
+ * replay, which runs the router until idle after each recorded input, then reaches the same state.) Queued requests
+ * move to fresh queues of the new profile, each to the class of the same name, else (its class is gone) to its
+ * family's class for its cache bucket, else to the default family's, with a log line per class gone; they keep
+ * their place in arrival order. Deferred and parked requests wait on: they are resolved against the new profile when
+ * their classification ends, and keep the classifier that deferred or parked them. Dispatched requests run on
+ * untouched. A changed classifier takes the requests that arrive from now on; the old one keeps its own until they
+ * end ({@link ClassifierHost#retire}).
  *
  * <p>Owned by the scheduler thread; not thread-safe.
  */

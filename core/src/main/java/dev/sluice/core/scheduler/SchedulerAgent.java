@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
  * deadlines that passed since the last cycle, then handles ingress messages from the ring, continuation results and
  * wake-ups from the inbox, due classification deadlines and the classifier's periodic tasks; after each message it
  * dispatches whatever became dispatchable. A policy reload ends the cycle's ring messages and is swapped in at the end
- * of the cycle, before its last dispatch pass ({@link PolicySwap}). Expiring first makes an expiry's {@code Retry-After} (its class's backlog)
- * independent of how the cycle's messages are batched, so a replay, which runs the router after every recorded
- * input, reproduces it.
+ * of the cycle, before its last dispatch pass ({@link PolicySwap}). Expiring first makes an expiry's
+ * {@code Retry-After} (its class's backlog) independent of how the cycle's messages are batched, so a replay, which
+ * runs the router after every recorded input, reproduces it.
  *
  * <pre>
  *   ring (arrivals, lifecycle, workers, KV, load)─┐

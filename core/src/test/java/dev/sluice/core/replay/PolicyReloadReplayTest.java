@@ -63,6 +63,11 @@ class PolicyReloadReplayTest {
 
         DecisionComparison.Result result = ReplayVerifier.verify(run);
         assertEquals(List.of(), result.differences());
+
+        // The audit names a class index by the policy in force when the record was written.
+        assertEquals("bulk", run.className(1, reload.timeNs()));
+        assertEquals("standard", run.className(1, reload.timeNs() + 1));
+        assertEquals("premium", run.className(0, reload.timeNs() + 1));
     }
 
     @Test
