@@ -169,6 +169,18 @@ public final class CompositeObserver implements SchedulerObserver {
             (o, now, packed, shares, none) -> o.onTenantShares(now, (int) (packed >>> 32), (int) packed, shares));
     }
 
+    @Override
+    public void onPolicyReloaded(long nowNs, PolicyChange change) {
+        fanOut("onPolicyReloaded", nowNs, 0L, change, null, (o, now, unused, c, none) -> o.onPolicyReloaded(now, c));
+    }
+
+    @Override
+    public void onRequeued(long nowNs, RequestView request, PolicyClassSpec from, PolicyClassSpec to) {
+        PolicyClassSpec[] classes = {from, to};
+        fanOut("onRequeued", nowNs, 0L, request, classes,
+            (o, now, unused, r, c) -> o.onRequeued(now, r, c[0], c[1]));
+    }
+
     /** The first observer's veto wins. */
     @Override
     public AdmissionError arrivalVeto() {

@@ -29,10 +29,11 @@ public abstract class QueueEntry {
     int heapIndex = -1;
     int dueIndex = -1;
     Lane heap;
-    // Tenant fairness (TenantLanes): the tenant's slot in its class (-1 when the class has none), and whether the
-    // entry was charged at dispatch and holds the slot until its service ends.
+    // Tenant fairness (TenantLanes): the tenant's slot in its class (-1 when the class has none), and the tenant
+    // table that charged it at dispatch, whose slot it holds until its service ends (a policy reload may have
+    // replaced the queues meanwhile: the end is still charged where the dispatch was).
     int tenantSlot = -1;
-    boolean inService;
+    TenantLanes servedBy;
 
     /**
      * Takes the queue snapshot; call before {@link PolicyQueues#enqueue}.
@@ -72,7 +73,7 @@ public abstract class QueueEntry {
         costTokens = 1;
         tenant = null;
         tenantSlot = -1;
-        inService = false;
+        servedBy = null;
     }
 
     /**

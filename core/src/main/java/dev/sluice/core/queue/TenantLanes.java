@@ -114,15 +114,15 @@ final class TenantLanes {
         double least = heapSize > 0 ? Math.min(counter[heap[0]], counter[s]) : counter[s];
         floor = Math.max(floor, least);
         charge(s, fairness.promptWeight() * entry.uncachedTokens() + fairness.cachedWeight() * entry.cachedTokens());
-        entry.inService = true;
+        entry.servedBy = this;
     }
 
     /** The dispatched entry's service ended after generating {@code outputTokens}: charged, and its slot released. */
     void ended(QueueEntry entry, long outputTokens) {
-        if (!entry.inService) {
+        if (entry.servedBy != this) {
             return;
         }
-        entry.inService = false;
+        entry.servedBy = null;
         charge(entry.tenantSlot, fairness.outputWeight() * Math.max(0, outputTokens));
         release(entry);
     }

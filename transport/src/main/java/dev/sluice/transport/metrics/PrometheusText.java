@@ -33,6 +33,12 @@ public final class PrometheusText {
         header(out, "sluice_untrusted_headers_total", "counter", "Priority, policy-class, session and tenant"
             + " headers ignored because the client is not a trusted source.");
         routers.forEach(m -> sample(out, "sluice_untrusted_headers_total", model(m), m.untrustedHeaders.get()));
+        header(out, "sluice_policy_reloads_total", "counter", "Router-policy reloads (SIGHUP, --watch-config): "
+            + "applied, or refused as invalid while the old policy served on.");
+        for (RouterMetrics m : routers) {
+            sample(out, "sluice_policy_reloads_total", model(m) + ",result=\"applied\"", m.reloadsApplied.get());
+            sample(out, "sluice_policy_reloads_total", model(m) + ",result=\"refused\"", m.reloadsRefused.get());
+        }
         header(out, "sluice_requests_rejected_total", "counter", "Requests rejected, by reason and HTTP status.");
         for (RouterMetrics m : routers) {
             new TreeMap<>(m.rejections).forEach((reason, outcome) -> sample(out, "sluice_requests_rejected_total",
@@ -127,9 +133,10 @@ public final class PrometheusText {
             for (int alias = 0; alias < 2; alias++) {
                 header(out, gauges[field][alias], "gauge", gauges[field][2]);
                 for (RouterMetrics m : routers) {
-                    for (int c = 0; c < m.profile.classes().size(); c++) {
-                        sample(out, gauges[field][alias], classLabels(m, c),
-                            m.perClass.get(c * RouterMetrics.FIELDS + field));
+                    ClassMetrics table = m.classes;
+                    for (int c = 0; c < table.names.size(); c++) {
+                        sample(out, gauges[field][alias], classLabels(m, table, c),
+                            table.values.get(c * RouterMetrics.FIELDS + field));
                     }
                 }
             }
@@ -145,8 +152,10 @@ public final class PrometheusText {
             header(out, counter[0], "counter", counter[2]);
             int field = Integer.parseInt(counter[1]);
             for (RouterMetrics m : routers) {
-                for (int c = 0; c < m.profile.classes().size(); c++) {
-                    sample(out, counter[0], classLabels(m, c), m.perClass.get(c * RouterMetrics.FIELDS + field));
+                ClassMetrics table = m.classes;
+                for (int c = 0; c < table.names.size(); c++) {
+                    sample(out, counter[0], classLabels(m, table, c),
+                        table.values.get(c * RouterMetrics.FIELDS + field));
                 }
             }
         }
@@ -154,39 +163,36 @@ public final class PrometheusText {
 
     /** Tenant fairness, only for the classes that report it: no label per tenant, only ranks of the top shares. */
     private static void tenantGauges(StringBuilder out, List<RouterMetrics> routers) {
-        int stride = 1 + RouterMetrics.TOP_TENANTS;
         header(out, "sluice_queue_tenants_active", "gauge", "Tenants of a tenant-fair class with a request queued "
             + "or in service.");
         for (RouterMetrics m : routers) {
-            for (int c = 0; c < m.profile.classes().size(); c++) {
-                long active = m.tenantGauges.get(c * stride);
-                if (active >= 0) {
-                    sample(out, "sluice_queue_tenants_active", classLabels(m, c), active);
-                }
-            }
+            new TreeMap<>(m.tenantGauges).forEach((name, g) -> sample(out, "sluice_queue_tenants_active",
+                tenantLabels(m, name), g.get(0)));
         }
         header(out, "sluice_queue_tenant_top_share", "gauge", "Share of a tenant-fair class's tracked service "
             + "(weighted tokens) held by its rank-th most served tenant.");
         for (RouterMetrics m : routers) {
-            for (int c = 0; c < m.profile.classes().size(); c++) {
-                if (m.tenantGauges.get(c * stride) < 0) {
-                    continue;
-                }
+            new TreeMap<>(m.tenantGauges).forEach((name, g) -> {
                 for (int k = 0; k < RouterMetrics.TOP_TENANTS; k++) {
-                    double share = Double.longBitsToDouble(m.tenantGauges.get(c * stride + 1 + k));
-                    out.append("sluice_queue_tenant_top_share{").append(classLabels(m, c)).append(",rank=\"")
-                        .append(k + 1).append("\"} ").append(format(share)).append('\n');
+                    out.append("sluice_queue_tenant_top_share{").append(tenantLabels(m, name)).append(",rank=\"")
+                        .append(k + 1).append("\"} ").append(format(Double.longBitsToDouble(g.get(1 + k))))
+                        .append('\n');
                 }
-            }
+            });
         }
+    }
+
+    private static String tenantLabels(RouterMetrics m, String className) {
+        return model(m) + ",policy_class=\"" + escape(className) + "\"";
     }
 
     private static void histograms(StringBuilder out, List<RouterMetrics> routers) {
         header(out, "sluice_queue_wait_seconds", "histogram", "Time from entering the policy-class queue to "
             + "dispatch.");
         for (RouterMetrics m : routers) {
-            for (int c = 0; c < m.queueWait.length; c++) {
-                histogram(out, "sluice_queue_wait_seconds", classLabels(m, c), m.queueWait[c].snapshot());
+            ClassMetrics table = m.classes;
+            for (int c = 0; c < table.queueWait.length; c++) {
+                histogram(out, "sluice_queue_wait_seconds", classLabels(m, table, c), table.queueWait[c].snapshot());
             }
         }
         header(out, "sluice_admission_decision_seconds", "histogram", "Time from ingress to the admission decision "
@@ -326,8 +332,8 @@ public final class PrometheusText {
         return histogram.getCountBetweenValues(0, value);
     }
 
-    private static String classLabels(RouterMetrics m, int classIndex) {
-        return model(m) + ",policy_class=\"" + escape(m.profile.classes().get(classIndex).name()) + "\"";
+    private static String classLabels(RouterMetrics m, ClassMetrics table, int slot) {
+        return model(m) + ",policy_class=\"" + escape(table.names.get(slot)) + "\"";
     }
 
     private static String model(RouterMetrics m) {
