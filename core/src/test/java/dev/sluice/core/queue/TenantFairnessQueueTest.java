@@ -169,4 +169,21 @@ class TenantFairnessQueueTest {
         q.enqueue(req("b", 0).tenant("b").tokens(10, 0).at(2).build(), 1, free);
         assertEquals(List.of("a-high", "b", "a-low"), drain(q, free));
     }
+
+    @Test
+    void shouldKeepEveryTenantsEntriesAcrossAPolicyReloadAndChargeTheEndWhereItWasDispatched() {
+        PolicyQueues q = vtc(weights(1.0, 0.0, 1.0, 16, Map.of()));
+        q.enqueue(req("h0", 0).tenant("heavy").tokens(10, 0).at(0).build(), 1, free);
+        q.enqueue(req("h1", 0).tenant("heavy").tokens(10, 0).at(1).build(), 1, free);
+        q.enqueue(req("h2", 0).tenant("heavy").tokens(10, 0).at(2).build(), 1, free);
+        q.enqueue(req("l0", 0).tenant("light").tokens(10, 0).at(3).build(), 1, free);
+        QueueEntry h0 = q.pollDispatchable(free, 0, QueueFixtures.IGNORE_EXPIRED);
+        PolicyQueues next = vtc(weights(1.0, 0.0, 1.0, 16, Map.of()));
+        assertEquals(3, q.moveAllTo(next, (entry, was) -> 0).size());
+        assertEquals(0, q.size());
+        q.serviceEnded(h0, 100);
+        assertEquals(110, q.tenantCounter(0, "heavy"), 1e-9, "the old table charged the end of h0");
+        assertEquals(0, next.tenantCounter(0, "heavy"), 1e-9, "the new table starts level");
+        assertEquals(List.of("h1", "l0", "h2"), drain(next, free));
+    }
 }
