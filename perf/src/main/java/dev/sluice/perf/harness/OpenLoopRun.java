@@ -9,9 +9,10 @@ import java.util.concurrent.TimeUnit;
  * One open-loop trial: {@code generators} platform threads together offer {@code rate} requests per second at
  * constant spacing, each request stamped with its intended send time (so a stalled controller is charged for the
  * requests it held back: coordinated omission corrected). Generators wait for their next slot by yielding, so an
- * idle generator leaves the CPU to the controller on this small machine. Warm-up requests are sent but not recorded. CPU is counted over the whole trial: the controller's own threads
- * ({@link Target#ownThreadsCpuNs()}) and the time each generator spends inside {@code submit} (one clock read per
- * request more: the one that ended the wait is reused).
+ * idle generator leaves the CPU to the controller on this small machine. Warm-up requests are sent but not recorded.
+ * CPU is counted over the whole trial: the controller's own threads ({@link Target#ownThreadsCpuNs()}) and the time
+ * each generator spends inside {@code submit} (one clock read per request more: the one that ended the wait is
+ * reused).
  */
 final class OpenLoopRun {
     private static final int SLOTS = 1 << 16;
