@@ -150,7 +150,8 @@ final class SimEngineCore implements RankEngine {
     /** Cumulative prefill work since start. Owner thread only. */
     @Override
     public PrefillCounters prefillCounters() {
-        return new PrefillCounters(prefillsStarted, prefillPromptTokens, prefillComputedTokens, preemptions);
+        return new PrefillCounters(prefillsStarted, prefillPromptTokens, prefillComputedTokens, preemptions,
+            prefixQueryTokens, prefixHitTokens);
     }
 
     @Override

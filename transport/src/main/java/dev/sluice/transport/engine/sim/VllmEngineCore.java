@@ -149,7 +149,8 @@ final class VllmEngineCore implements RankEngine {
 
     @Override
     public PrefillCounters prefillCounters() {
-        return new PrefillCounters(prefillsStarted, prefillPromptTokens, prefillComputedTokens, preemptions);
+        return new PrefillCounters(prefillsStarted, prefillPromptTokens, prefillComputedTokens, preemptions,
+            prefixQueryTokens, prefixHitTokens);
     }
 
     @Override
@@ -221,9 +222,12 @@ final class VllmEngineCore implements RankEngine {
             seq.acquireHits(kv, hits);
             prefillsStarted++;
             prefillPromptTokens += seq.numTokens();
-            prefixQueryTokens += seq.numTokens();
-            prefixHitTokens += cached;
-            hitRate.record((double) cached / seq.numTokens());
+            if (!r.resumed) {
+                // vLLM keeps the lookups of resumed (preempted) requests out of its hit-rate metric.
+                prefixQueryTokens += seq.numTokens();
+                prefixHitTokens += cached;
+                hitRate.record((double) cached / seq.numTokens());
+            }
             r.state = SimRequest.State.PREFILL;
             running.add(r);
             schedule(r, n);
@@ -276,6 +280,7 @@ final class VllmEngineCore implements RankEngine {
     /** vLLM's recompute preemption: blocks freed, KV progress dropped, first in the waiting queue. */
     private void preempt(SimRequest r) {
         r.vllm.reset(kv);
+        r.resumed = true;
         r.state = SimRequest.State.WAITING;
         waiting.addFirst(r);
         waitingTokens += r.vllm.numTokens();
