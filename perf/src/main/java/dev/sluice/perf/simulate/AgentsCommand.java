@@ -74,6 +74,10 @@ final class AgentsCommand implements Callable<Integer> {
         description = "A ThunderAgent policy to compare, repeatable (default: the bundled thunderagent.yaml).")
     List<Path> policyFiles;
 
+    @Option(names = "--pass-through-only",
+        description = "Run pass-through alone: the check that the simulated engine thrashes like vLLM.")
+    boolean passThroughOnly;
+
     @Option(names = "--format", defaultValue = "table", paramLabel = "FORMAT",
         description = "table, or json: one object per (policy, N) per line (default: ${DEFAULT-VALUE}).")
     String format;
@@ -150,7 +154,11 @@ final class AgentsCommand implements Callable<Integer> {
         }
         List<Policy> policies = new ArrayList<>();
         policies.add(Policy.PASS_THROUGH);
-        if (policyFiles == null || policyFiles.isEmpty()) {
+        if (passThroughOnly) {
+            if (policyFiles != null && !policyFiles.isEmpty()) {
+                throw new CommandLine.ParameterException(cl, "--pass-through-only runs no --router-policy-config");
+            }
+        } else if (policyFiles == null || policyFiles.isEmpty()) {
             policies.add(new Policy("thunderagent", AgentExperiment.bundledPolicy()));
         } else {
             for (Path file : policyFiles) {
