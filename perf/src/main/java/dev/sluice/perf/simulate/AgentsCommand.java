@@ -71,7 +71,8 @@ final class AgentsCommand implements Callable<Integer> {
     boolean heavyTailed;
 
     @Option(names = "--router-policy-config", paramLabel = "FILE",
-        description = "A ThunderAgent policy to compare, repeatable (default: the bundled thunderagent.yaml).")
+        description = "A ThunderAgent policy to compare, repeatable (default: the bundled thunderagent.yaml, "
+            + "Dynamo's defaults, and thunderagent-paper.yaml, mode: paper).")
     List<Path> policyFiles;
 
     @Option(names = "--pass-through-only",
@@ -160,6 +161,8 @@ final class AgentsCommand implements Callable<Integer> {
             }
         } else if (policyFiles == null || policyFiles.isEmpty()) {
             policies.add(new Policy("thunderagent", AgentExperiment.bundledPolicy()));
+            policies.add(new Policy("thunderagent-paper",
+                AgentExperiment.bundled(AgentExperiment.BUNDLED_PAPER_POLICY)));
         } else {
             for (Path file : policyFiles) {
                 policies.add(new Policy(file.getFileName().toString(), Files.readString(file,

@@ -14,8 +14,8 @@ public final class EngineCosts {
         long chunk = ctx.enableChunkedPrefill() ? ctx.maxNumBatchedTokens() : tokens;
         for (long done = 0; done < tokens; done += chunk) {
             long t = Math.min(chunk, tokens - done);
-            ms += ctx.costModel() == CostModel.ATTENTION ? PerfModel.prefillPassMs() + PerfModel.attentionChunkMs(t, done)
-                : PerfModel.prefillMs(t);
+            ms += ctx.costModel() == CostModel.ATTENTION
+                ? PerfModel.prefillPassMs() + PerfModel.attentionChunkMs(t, done) : PerfModel.prefillMs(t);
         }
         return ms;
     }

@@ -12,7 +12,8 @@ import java.util.Objects;
 import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 
 /**
- * One simulated worker: an {@link Engine} with one {@link RankEngine} per data-parallel rank (the mocker's or vLLM v1's). {@link #submit}
+ * One simulated worker: an {@link Engine} with one {@link RankEngine} per data-parallel rank (the mocker's or vLLM
+ * v1's). {@link #submit}
  * and {@link EngineStream#cancel} may be called from any thread; they post the request to an inbox and wake the
  * worker's driver. The driver — a {@link RealTimeRunner} thread, or the thread stepping a
  * {@link VirtualClockDriver} — is the only thread that calls {@link #doWork}, so it owns the cores and delivers
