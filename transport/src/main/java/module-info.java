@@ -15,6 +15,8 @@ module dev.sluice.transport {
     requires java.desktop;
     requires java.logging;
     requires jdk.management;
+    // sun.misc.Signal: SIGHUP reloads serve's router policy (Java has no public signal API).
+    requires jdk.unsupported;
     requires java.net.http;
     requires ai.djl.api;
     requires ai.djl.tokenizers;

@@ -24,11 +24,15 @@ import java.util.Map;
  * @param header     the run's header ({@code null} if the journal's first cycles were deleted by retention).
  * @param records    every record after the header, in order.
  * @param lifecycles by lifecycle id, in order of first appearance.
- * @param classNames policy class names by class index, as the run's enqueues recorded them; {@link #className}
- *                   adds the others it is asked for (cold path, single-threaded).
+ * @param classNames policy class names by class index, as the run's enqueues before any policy reload recorded
+ *                   them; {@link #className} adds the others it is asked for (cold path, single-threaded).
+ * @param reloads    the run's policy reloads, in order: class indices after one are its profile's.
+ * @param reloadedClassNames the names {@link #className(int, long)} looked up in a reloaded policy, by reload and
+ *                   index (a cache).
  */
 public record JournalRun(int index, JournalRecord.Header header, List<JournalRecord> records,
-                         Map<Long, Lifecycle> lifecycles, Map<Integer, String> classNames) {
+                         Map<Long, Lifecycle> lifecycles, Map<Integer, String> classNames,
+                         List<JournalRecord.PolicyReloaded> reloads, Map<Long, String> reloadedClassNames) {
 
     /**
      * Reads every run in {@code directory}; {@code undecodable[0]} receives the count of records skipped because
@@ -72,8 +76,11 @@ public record JournalRun(int index, JournalRecord.Header header, List<JournalRec
     public static JournalRun of(int index, JournalRecord.Header header, List<JournalRecord> records) {
         Map<Long, Lifecycle> lifecycles = new LinkedHashMap<>();
         Map<Integer, String> classNames = new HashMap<>();
+        List<JournalRecord.PolicyReloaded> reloads = new ArrayList<>();
         for (JournalRecord record : records) {
-            if (record instanceof JournalRecord.Enqueued e) {
+            if (record instanceof JournalRecord.PolicyReloaded p) {
+                reloads.add(p);
+            } else if (record instanceof JournalRecord.Enqueued e && reloads.isEmpty()) {
                 classNames.putIfAbsent(e.classIndex(), e.policyClass());
             }
             long id = record.lifecycleId();
@@ -81,7 +88,25 @@ public record JournalRun(int index, JournalRecord.Header header, List<JournalRec
                 lifecycles.computeIfAbsent(id, Lifecycle::new).add(record);
             }
         }
-        return new JournalRun(index, header, records, lifecycles, classNames);
+        return new JournalRun(index, header, records, lifecycles, classNames, List.copyOf(reloads), new HashMap<>());
+    }
+
+    /**
+     * The name of the policy class at {@code classIndex} of the profile in force at {@code atNs}: the run's first
+     * policy ({@link #className(int)}) before any reload, else the policy the last reload before {@code atNs}
+     * recorded.
+     */
+    public String className(int classIndex, long atNs) {
+        int generation = 0;
+        while (generation < reloads.size() && reloads.get(generation).timeNs() < atNs) {
+            generation++;
+        }
+        if (generation == 0) {
+            return className(classIndex);
+        }
+        JournalRecord.PolicyReloaded reload = reloads.get(generation - 1);
+        return reloadedClassNames.computeIfAbsent(((long) generation << 32) | classIndex,
+            key -> policyClassName(reload.policyText(), reload.policySource(), classIndex));
     }
 
     /**
@@ -93,10 +118,15 @@ public record JournalRun(int index, JournalRecord.Header header, List<JournalRec
     }
 
     private String recordedPolicyClassName(int classIndex) {
+        return header == null ? "class #" + classIndex
+            : policyClassName(header.policyText(), header.policySource(), classIndex);
+    }
+
+    private String policyClassName(String policyText, String policySource, int classIndex) {
         if (header != null) {
             try {
-                List<PolicyClassSpec> classes = (header.policyText().isEmpty() ? RouterPolicyConfig.none()
-                    : RouterPolicyLoader.parse(header.policyText(), header.policySource()))
+                List<PolicyClassSpec> classes = (policyText.isEmpty() ? RouterPolicyConfig.none()
+                    : RouterPolicyLoader.parse(policyText, policySource))
                     .profileFor(header.model(), header.fallbackThresholdOption(), header.fallbackPolicy()).classes();
                 if (classIndex < classes.size()) {
                     return classes.get(classIndex).name();

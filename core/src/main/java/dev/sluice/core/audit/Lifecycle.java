@@ -82,7 +82,7 @@ public final class Lifecycle {
             if (record instanceof JournalRecord.Enqueued e) {
                 name = e.policyClass();
             } else if (record instanceof JournalRecord.Rejected r && r.classIndex() >= 0) {
-                name = run.className(r.classIndex());
+                name = run.className(r.classIndex(), r.timeNs());
             }
         }
         return name;

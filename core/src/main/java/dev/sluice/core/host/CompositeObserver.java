@@ -163,6 +163,18 @@ public final class CompositeObserver implements SchedulerObserver {
         fanOut("onWorkerLoad", nowNs, 0L, load, null, (o, now, unused, l, none) -> o.onWorkerLoad(now, l));
     }
 
+    @Override
+    public void onPolicyReloaded(long nowNs, PolicyChange change) {
+        fanOut("onPolicyReloaded", nowNs, 0L, change, null, (o, now, unused, c, none) -> o.onPolicyReloaded(now, c));
+    }
+
+    @Override
+    public void onRequeued(long nowNs, RequestView request, PolicyClassSpec from, PolicyClassSpec to) {
+        PolicyClassSpec[] classes = {from, to};
+        fanOut("onRequeued", nowNs, 0L, request, classes,
+            (o, now, unused, r, c) -> o.onRequeued(now, r, c[0], c[1]));
+    }
+
     /** The first observer's veto wins. */
     @Override
     public AdmissionError arrivalVeto() {

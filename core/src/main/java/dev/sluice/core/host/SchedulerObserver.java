@@ -69,6 +69,21 @@ public interface SchedulerObserver {
     }
 
     /**
+     * A reloaded router policy took effect, between two duty cycles; {@link #onRequeued} follows for each queued
+     * request it moved. Later records' class indices are the new profile's.
+     */
+    default void onPolicyReloaded(long nowNs, PolicyChange change) {
+    }
+
+    /**
+     * A policy reload moved a queued request from {@code from} (a class of the previous profile) to {@code to} (its
+     * class in the new one, which its view's class index now names); it stays queued, with its place in arrival
+     * order. Not an input: a replay that applies the reload makes the same moves.
+     */
+    default void onRequeued(long nowNs, RequestView request, PolicyClassSpec from, PolicyClassSpec to) {
+    }
+
+    /**
      * Asked on the scheduler thread before each arrival gets a lifecycle: a non-null error refuses the arrival
      * (reported through {@link #onRefused}). This lets an observer that must see every admission, a fail-closed
      * journal, stop admission when it can no longer record. The default never refuses; must not allocate.

@@ -5,6 +5,7 @@ import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyClassSpec;
 import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.host.PolicyChange;
 import dev.sluice.core.host.RequestView;
 import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.host.WorkerLoad;
@@ -178,6 +179,18 @@ abstract class EncodingObserver implements SchedulerObserver {
             out.writeLong(l.usedKvBlocks());
             out.writeInt(l.runningRequests());
             out.writeInt(l.waitingRequests());
+        });
+    }
+
+    @Override
+    public void onPolicyReloaded(long nowNs, PolicyChange change) {
+        record(RecordType.POLICY_RELOADED, nowNs, 0L, change, null, (out, status, now, unused, c, none) -> {
+            out.writeUtf8(c.source());
+            out.writeUtf8(c.policyText());
+            out.write(JournalHeader.sha256(c.policyText()));
+            out.writeBoolean(c.classifierReplaced());
+            out.writeInt(c.requeued());
+            out.writeInt(c.reassigned());
         });
     }
 

@@ -199,4 +199,15 @@ public sealed interface JournalRecord {
             return RecordType.KV_EVENT;
         }
     }
+
+    /**
+     * A reloaded router policy took effect (between two duty cycles): its text as read (with its SHA-256), whether
+     * the classifier was re-created, how many queued requests moved and how many of those to another class.
+     */
+    record PolicyReloaded(long timeNs, String policySource, String policyText, String fingerprint,
+                          boolean classifierReplaced, int requeued, int reassigned) implements JournalRecord {
+        public RecordType type() {
+            return RecordType.POLICY_RELOADED;
+        }
+    }
 }

@@ -63,6 +63,7 @@ final class RecordDecoder {
             case WORKER_LEFT -> new JournalRecord.WorkerLeft(t, worker(in));
             case KV_EVENT -> new JournalRecord.KvEventRecord(t, kvEvent(in));
             case CLOSED -> new JournalRecord.Closed(t);
+            case POLICY_RELOADED -> policyReloaded(in, t);
             case WORKER_LOAD -> new JournalRecord.WorkerLoadRecord(t, new WorkerLoad(worker(in), in.readLong(),
                 in.readInt(), in.readInt()));
         };
@@ -119,19 +120,31 @@ final class RecordDecoder {
         return values;
     }
 
+    private static JournalRecord.PolicyReloaded policyReloaded(Bytes<?> in, long t) {
+        String source = str(in);
+        String text = str(in);
+        return new JournalRecord.PolicyReloaded(t, source, text, digest(in, "the reload's"), in.readBoolean(),
+            in.readInt(), in.readInt());
+    }
+
+    private static String digest(Bytes<?> in, String whose) {
+        byte[] digest = new byte[32];
+        if (in.readRemaining() < digest.length) {
+            throw new CorruptRecordException(whose + " policy fingerprint needs 32 bytes, " + in.readRemaining()
+                + " remain");
+        }
+        in.read(digest);
+        return JournalHeader.hex(digest);
+    }
+
     private static JournalRecord.Header header(Bytes<?> in, long t) {
         int version = in.readShort();
         long wall = in.readLong();
         String model = str(in);
         String source = str(in);
         String text = str(in);
-        byte[] digest = new byte[32];
-        if (in.readRemaining() < digest.length) {
-            throw new CorruptRecordException("the header's policy fingerprint needs 32 bytes, " + in.readRemaining()
-                + " remain");
-        }
-        in.read(digest);
-        return new JournalRecord.Header(t, version, wall, model, source, text, JournalHeader.hex(digest),
+        String digest = digest(in, "the header's");
+        return new JournalRecord.Header(t, version, wall, model, source, text, digest,
             str(in), in.readInt(), in.readInt(), in.readInt(), in.readInt(), in.readDouble(),
             queuePolicy(str(in)));
     }

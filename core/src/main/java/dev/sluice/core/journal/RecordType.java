@@ -23,9 +23,11 @@ public enum RecordType {
     /** The writer closed cleanly: the last record of a run that was not cut short. Added like KV_EVENT. */
     CLOSED(15),
     /** An engine's report of its own load. Added like KV_EVENT. */
-    WORKER_LOAD(16);
+    WORKER_LOAD(16),
+    /** A reloaded router policy took effect. Added like KV_EVENT. */
+    POLICY_RELOADED(17);
 
-    private static final RecordType[] BY_CODE = new RecordType[17];
+    private static final RecordType[] BY_CODE = new RecordType[18];
 
     static {
         for (RecordType type : values()) {

@@ -115,6 +115,23 @@ final class ClassQueue {
         return best;
     }
 
+    /** Removes every entry, shared lane first, into {@code out} (a policy reload); the caller updates deadlines. */
+    void drainInto(java.util.List<QueueEntry> out) {
+        QueueEntry head;
+        while ((head = shared.peek()) != null) {
+            remove(head);
+            out.add(head);
+        }
+        if (exactLanes != null) {
+            for (Lane lane : exactLanes.values()) {
+                while ((head = lane.peek()) != null) {
+                    remove(head);
+                    out.add(head);
+                }
+            }
+        }
+    }
+
     /** Makes a parked exact lane eligible again (its worker changed). */
     void unpark(Lane lane) {
         lane.parked = false;

@@ -172,6 +172,53 @@ public final class PolicyQueues {
         return drr.cursor();
     }
 
+    /**
+     * Moves every queued entry into {@code target}, a fresh set of queues for a reloaded profile: each goes to the
+     * class {@code mapper} names, keeps its snapshot (tokens, cost, deadline, priorities, lane, enqueue time) and its
+     * place in arrival order, and is ordered by its new class's queue policy; no limit is checked (it was admitted).
+     * A class of the same name keeps its DRR credit. Leaves these queues empty. Cold path: allocates.
+     *
+     * @return the entries moved, in arrival order.
+     */
+    public java.util.List<QueueEntry> moveAllTo(PolicyQueues target, ClassMapper mapper) {
+        java.util.List<QueueEntry> entries = new java.util.ArrayList<>(size);
+        long[] credit = new long[target.classes.length];
+        for (ClassQueue cq : classes) {
+            int same = target.profile.classIndex(cq.spec.name());
+            if (same >= 0) {
+                credit[same] = cq.deficit;
+            }
+            cq.drainInto(entries);
+        }
+        entries.sort(java.util.Comparator.comparingLong(e -> e.sequence));
+        for (QueueEntry entry : entries) {
+            deadlines.remove(entry);
+            size--;
+            int to = mapper.classFor(entry, classes[entry.classIndex()].spec);
+            entry.setQueueSnapshot(to, entry.rawIslTokens(), entry.cachedTokens(), entry.costTokens(), entry.dueAt(),
+                entry.strictPriority(), entry.priorityJump(), entry.enqueuedAt(), entry.lane());
+            target.adopt(entry);
+        }
+        target.nextSequence = Math.max(target.nextSequence, nextSequence);
+        for (int i = 0; i < target.classes.length; i++) {
+            if (target.classes[i].size > 0) {
+                target.classes[i].deficit = credit[i];
+            }
+        }
+        return entries;
+    }
+
+    /** Adds a moved entry with its sequence kept. */
+    private void adopt(QueueEntry entry) {
+        ClassQueue cq = classes[entry.classIndex()];
+        entry.orderKey = EntryOrder.orderKey(cq.spec.queuePolicy(), entry);
+        cq.add(entry);
+        if (entry.dueAt() != ClassifyRequest.NO_DEADLINE) {
+            deadlines.add(entry);
+        }
+        size++;
+    }
+
     private void detach(ClassQueue cq, QueueEntry entry) {
         cq.remove(entry);
         deadlines.remove(entry);

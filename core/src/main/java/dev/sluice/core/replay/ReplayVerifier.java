@@ -24,7 +24,8 @@ import org.agrona.concurrent.CachedNanoClock;
  * ones ({@link DecisionComparison}). Each input is fed at its recorded scheduler time and the router is then run
  * until idle, as the demo's driver does; the clock also stops at every recorded decision time so that deadlines
  * fire when they did. A graceful drain is replayed where its first effect is in the journal ({@link #drainedBy}); the
- * arrivals a cut journal ends before deciding are not replayed but listed as such ({@link #undecided}).
+ * arrivals a cut journal ends before deciding are not replayed but listed as such ({@link #undecided}). A policy
+ * reload is replayed where it was recorded, with the recorded policy text (the classifier stays the recording).
  * Single-threaded.
  */
 public final class ReplayVerifier {
@@ -38,6 +39,13 @@ public final class ReplayVerifier {
     static RouterPolicyConfig policy(JournalRecord.Header header) throws ConfigException {
         return header.policyText().isEmpty() ? RouterPolicyConfig.none()
             : RouterPolicyLoader.parse(header.policyText(), header.policySource());
+    }
+
+    /** The model's profile in a reloaded policy the run recorded. */
+    static PolicyProfile reloaded(JournalRecord.Header header, JournalRecord.PolicyReloaded reload)
+        throws ConfigException {
+        return RouterPolicyLoader.parse(reload.policyText(), reload.policySource()).profileFor(header.model(),
+            header.fallbackThresholdOption(), header.fallbackPolicy());
     }
 
     /** Replays the run and compares; the header must be in the journal. */
@@ -79,6 +87,9 @@ public final class ReplayVerifier {
                     classifier.expect(a.lifecycleId());
                 } else if (record instanceof JournalRecord.Classified c) {
                     classifier.reached(c);
+                } else if (record instanceof JournalRecord.PolicyReloaded p) {
+                    // An input: the live router took it over at this point; the recording still classifies.
+                    router.reloadPolicy(p.policySource(), p.policyText(), reloaded(header, p));
                 }
                 inputs.feed(router, record, record.lifecycleId());
                 runUntilIdle(router);

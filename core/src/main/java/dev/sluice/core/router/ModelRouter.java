@@ -2,11 +2,14 @@ package dev.sluice.core.router;
 
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.kv.KvEvent;
+import dev.sluice.core.scheduler.ClassifierHost;
 import dev.sluice.core.scheduler.IngressProxy;
+import dev.sluice.core.scheduler.PolicyReload;
 import dev.sluice.core.scheduler.Rejections;
 import dev.sluice.core.scheduler.RouterCounters;
 import dev.sluice.core.scheduler.RouterCounters.Counter;
@@ -14,6 +17,7 @@ import dev.sluice.core.scheduler.SchedulerAgent;
 import dev.sluice.core.scheduler.SchedulerParts;
 import dev.sluice.core.scheduler.SchedulerWatchdog;
 import dev.sluice.core.spi.RequestClassifier;
+import dev.sluice.core.spi.RequestClassifierFactory;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
@@ -51,9 +55,11 @@ public final class ModelRouter implements AutoCloseable {
     private final AgentInvoker invoker;
     private final SchedulerWatchdog watchdog;
     private final AtomicLong submitterListenerFailures = new AtomicLong();
+    private final int blockSize;
 
     private ModelRouter(RouterContext context, boolean ownThread) {
         this.parts = context.conclude(ownThread);
+        this.blockSize = context.blockSize();
         this.ingress = parts.ingress();
         this.counters = parts.counters();
         String name = SchedulerAgent.roleName(parts.model());
@@ -234,6 +240,35 @@ public final class ModelRouter implements AutoCloseable {
     public void workerLoad(WorkerLoad load) {
         Objects.requireNonNull(load, "load");
         ingress.workerLoad(load);
+    }
+
+    /**
+     * Takes over a reloaded router policy, keeping the classifier: see {@link #reloadPolicy(String, String,
+     * PolicyProfile, RequestClassifierFactory)}.
+     */
+    public void reloadPolicy(String source, String policyText, PolicyProfile profile) {
+        ingress.reload(new PolicyReload(source, policyText, profile, null));
+    }
+
+    /**
+     * Takes over a reloaded, validated router policy without a restart, from any thread. The scheduler applies it
+     * between two duty cycles, atomically: queued requests move to their class in {@code profile} (or, their class
+     * gone, to their family's or the default family's), deferred and parked requests wait on, dispatched ones run
+     * on, and nothing in flight is lost; the journal records the swap. With a {@code classifier} factory (the
+     * {@code request_classifier} section changed; {@code null} for pass-through) a new classifier instance is
+     * created here, on the calling thread, and classifies the requests that arrive from the swap on; the old one
+     * keeps its own requests until they end.
+     *
+     * @throws RuntimeException whatever the factory throws; nothing is sent then and the old policy serves on.
+     */
+    public void reloadPolicy(String source, String policyText, PolicyProfile profile,
+                             RequestClassifierFactory classifier) {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(policyText, "policyText");
+        Objects.requireNonNull(profile, "profile");
+        ClassifierHost host = RouterContext.classifierHost(classifier, parts.model(), blockSize, parts.clock(),
+            parts.workers(), parts.periodic(), parts.guard(), counters);
+        ingress.reload(new PolicyReload(source, policyText, profile, host));
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.host.CompositeObserver;
 import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.scheduler.ClassifierHost;
+import dev.sluice.core.scheduler.GenerationTimers;
 import dev.sluice.core.scheduler.IngressProxy;
 import dev.sluice.core.scheduler.PeriodicTasks;
 import dev.sluice.core.scheduler.PluginCallGuard;
@@ -292,16 +293,29 @@ public final class RouterContext {
             new WorkerSelectorContext(model, blockSize, new SplittableRandom(randomSeed))),
             "the worker selector factory returned null"));
         PeriodicTasks periodic = new PeriodicTasks();
-        RequestClassifierContext classifierContext = new RequestClassifierContext(model, blockSize,
-            workers::snapshot, clock, periodic);
-        RequestClassifier classifier = classifierFactory == null ? new RequestClassifier() { }
-            : Objects.requireNonNull(classifierFactory.create(classifierContext),
-                "the request classifier factory returned null");
         PluginCallGuard guard = ownThread && classificationTimeoutNs > 0
             ? new PluginCallGuard(classificationTimeoutNs) : null;
+        ClassifierHost classifier = classifierHost(classifierFactory, model, blockSize, clock, workers, periodic,
+            guard, counters);
         return new SchedulerParts(model, clock, profile, ingress, signals, wakeable, counters, workers, periodic,
-            new ClassifierHost(classifier, guard, counters), guard, CompositeObserver.guarding(observer),
+            classifier, guard, CompositeObserver.guarding(observer),
             maxLiveRequests, maxDeferrals, eventsPerDutyCycle, classificationTimeoutNs);
+    }
+
+    /**
+     * A classifier instance from {@code factory} ({@code null}: pass-through) behind its host, with periodic tasks of
+     * its own: at assembly, and again when a policy reload changes the {@code request_classifier} section.
+     */
+    static ClassifierHost classifierHost(RequestClassifierFactory factory, String model, int blockSize,
+                                         NanoClock clock, WorkerTable workers, PeriodicTasks periodic,
+                                         PluginCallGuard guard, RouterCounters counters) {
+        GenerationTimers timers = new GenerationTimers(periodic);
+        RequestClassifierContext classifierContext = new RequestClassifierContext(model, blockSize,
+            workers::snapshot, clock, timers);
+        RequestClassifier classifier = factory == null ? new RequestClassifier() { }
+            : Objects.requireNonNull(factory.create(classifierContext),
+                "the request classifier factory returned null");
+        return new ClassifierHost(classifier, guard, counters, timers);
     }
 
     private static void requirePositive(String name, int value) {

@@ -36,25 +36,23 @@ final class AdmissionFlow implements Timers.Expiry {
     private static final Logger LOG = LoggerFactory.getLogger(AdmissionFlow.class);
 
     private final ClassifyStage stage;
-    private final ClassifierHost host;
     private final LifecycleTable lifecycles;
-    private final PolicyQueues queues;
+    private PolicyQueues queues;
     private final WorkerTable workers;
     private final Timers timers;
     private final Deferrals deferrals;
     private final RouterCounters counters;
-    private final PolicyProfile profile;
+    private PolicyProfile profile;
     private final SchedulerObserver observer;
     private final DrainRate drain;
     private final ExpiredSink expiredSink = this::onQueueExpired;
     private long nowNs;
     private boolean dispatchNeeded;
 
-    AdmissionFlow(ClassifyStage stage, ClassifierHost host, LifecycleTable lifecycles, PolicyQueues queues,
+    AdmissionFlow(ClassifyStage stage, LifecycleTable lifecycles, PolicyQueues queues,
                   WorkerTable workers, Timers timers, Deferrals deferrals, RouterCounters counters,
                   SchedulerObserver observer, DrainRate drain) {
         this.stage = stage;
-        this.host = host;
         this.lifecycles = lifecycles;
         this.queues = queues;
         this.workers = workers;
@@ -64,6 +62,18 @@ final class AdmissionFlow implements Timers.Expiry {
         this.profile = queues.profile();
         this.observer = observer;
         this.drain = drain;
+    }
+
+    /** The queues requests wait in (a policy reload replaces them). */
+    PolicyQueues queues() {
+        return queues;
+    }
+
+    /** A policy reload: from now on requests queue in {@code next}, which already holds the moved backlog. */
+    void queues(PolicyQueues next) {
+        queues = next;
+        profile = next.profile();
+        dispatchNeeded = true;
     }
 
     /** The router's clock at the current duty cycle. */
@@ -223,8 +233,8 @@ final class AdmissionFlow implements Timers.Expiry {
                 abort(request, null);
                 continue;
             }
-            if (host.observesEvents()) {
-                host.deliver(new ClassifyEvent.Sent(request.requestId(), worker.id));
+            if (request.host.observesEvents()) {
+                request.host.deliver(new ClassifyEvent.Sent(request.requestId(), worker.id));
             }
         }
         return dispatched;
@@ -239,8 +249,8 @@ final class AdmissionFlow implements Timers.Expiry {
         lifecycles.moveTo(request, LifecyclePhase.RESPONDING);
         workers.prefillDone(request);
         queues.onWorkerChanged(request.lastWorker);
-        if (host.observesEvents()) {
-            host.deliver(new ClassifyEvent.Responding(request.requestId(), request.lastWorker));
+        if (request.host.observesEvents()) {
+            request.host.deliver(new ClassifyEvent.Responding(request.requestId(), request.lastWorker));
         }
         dispatchNeeded = true;
     }
@@ -361,8 +371,8 @@ final class AdmissionFlow implements Timers.Expiry {
         }
         lifecycles.moveTo(request, LifecyclePhase.TERMINAL);
         try {
-            if (host.observesEvents()) {
-                host.deliver(completed
+            if (request.host.observesEvents()) {
+                request.host.deliver(completed
                     ? new ClassifyEvent.Completed(request.requestId(), request.lastWorker, request.observedContext())
                     : new ClassifyEvent.Aborted(request.requestId(), Optional.ofNullable(request.lastWorker),
                         Optional.ofNullable(cause)));

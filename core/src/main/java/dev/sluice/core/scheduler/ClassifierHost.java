@@ -24,12 +24,26 @@ public final class ClassifierHost {
     private final boolean observesEvents;
     private final PluginCallGuard guard;
     private final RouterCounters counters;
+    private final GenerationTimers timers;
+    /** Live requests this instance classified or will classify: they hear their events from it. */
+    private int requests;
+    private boolean retired;
 
     /** {@code guard} is {@code null} when plugin calls are not timed; failed deliveries count in {@code counters}. */
     public ClassifierHost(RequestClassifier classifier, PluginCallGuard guard, RouterCounters counters) {
+        this(classifier, guard, counters, null);
+    }
+
+    /**
+     * @param timers the instance's periodic tasks, stopped when it is {@linkplain #retire retired} and idle, or
+     *               {@code null} when they are never stopped.
+     */
+    public ClassifierHost(RequestClassifier classifier, PluginCallGuard guard, RouterCounters counters,
+                          GenerationTimers timers) {
         this.classifier = classifier;
         this.guard = guard;
         this.counters = counters;
+        this.timers = timers;
         this.passThrough = !overrides(classifier, "classify", dev.sluice.core.api.ClassifyRequest.class);
         this.observesEvents = overrides(classifier, "onEvent", ClassifyEvent.class);
     }
@@ -91,6 +105,35 @@ public final class ClassifierHost {
         }
     }
 
+
+    /** A request registered under this instance: it classifies it and delivers its events. */
+    void attach() {
+        requests++;
+    }
+
+    /** A request of this instance ended; a retired instance with none left stops its periodic tasks. */
+    void detach() {
+        if (--requests == 0 && retired) {
+            stopTimers();
+        }
+    }
+
+    /**
+     * A policy reload replaced this instance: it keeps serving the requests it already has (their events, the
+     * continuations and wake-ups of those it deferred or parked) and stops its periodic tasks after the last.
+     */
+    void retire() {
+        retired = true;
+        if (requests == 0) {
+            stopTimers();
+        }
+    }
+
+    private void stopTimers() {
+        if (timers != null) {
+            timers.cancelAll();
+        }
+    }
 
     /** A {@code classify} call that threw. */
     record Failure(Throwable cause) {

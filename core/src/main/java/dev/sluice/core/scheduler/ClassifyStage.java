@@ -10,16 +10,16 @@ import dev.sluice.core.host.SchedulerObserver;
  * continuation's result, a wake-up, a classification deadline) goes in; a {@link Verdict} comes out, which the
  * {@link AdmissionFlow} carries out. This stage calls the classifier (or skips a pass-through one), checks its
  * decision, and itself starts a deferral (a continuation on a virtual thread) or parks the request (no thread, until
- * a wake-up or a deadline), arming the classification deadline on {@link Timers}. With a classification timeout, a
- * request still deferred or parked when it passes (or whose {@code classify} call the watchdog cut) is rejected with
- * 504 {@code classifier_timeout}. Every decision is reported to the observer as {@code onClassified} before the
- * verdict is carried out, so the journal records it first.
+ * a wake-up or a deadline), arming the classification deadline on {@link Timers}. The classifier is the request's
+ * own ({@link LiveRequest#host}): after a policy reload, requests registered before it keep theirs. With a
+ * classification timeout, a request still deferred or parked when it passes (or whose {@code classify} call the
+ * watchdog cut) is rejected with 504 {@code classifier_timeout}. Every decision is reported to the observer as
+ * {@code onClassified} before the verdict is carried out, so the journal records it first.
  *
  * <p>Owned by the scheduler thread; not thread-safe.
  */
 final class ClassifyStage {
     private final Verdict verdict = new Verdict();
-    private final ClassifierHost host;
     private final LifecycleTable lifecycles;
     private final WorkerTable workers;
     private final Deferrals deferrals;
@@ -30,10 +30,9 @@ final class ClassifyStage {
     private final long timeoutNs;
     private long nowNs;
 
-    ClassifyStage(ClassifierHost host, LifecycleTable lifecycles, WorkerTable workers, Deferrals deferrals,
+    ClassifyStage(LifecycleTable lifecycles, WorkerTable workers, Deferrals deferrals,
                   Timers timers, RouterCounters counters, SchedulerObserver observer, DrainRate drain,
                   long timeoutNs) {
-        this.host = host;
         this.lifecycles = lifecycles;
         this.workers = workers;
         this.deferrals = deferrals;
@@ -53,6 +52,7 @@ final class ClassifyStage {
         if (request.classified) {
             return verdict.enqueue();
         }
+        ClassifierHost host = request.host;
         if (host.passThrough()) {
             request.classified = true;
             observer.onClassified(nowNs, request, Classification.Kind.ADMIT);

@@ -13,13 +13,30 @@ final class DrainRate {
     /** Weight of the newest interval: about the last 16 dispatches count. */
     private static final double ALPHA = 1.0 / 16;
 
-    private final long[] lastDispatchAt;
-    private final double[] meanIntervalNs;
+    private long[] lastDispatchAt;
+    private double[] meanIntervalNs;
 
     DrainRate(int classes) {
         lastDispatchAt = new long[classes];
         meanIntervalNs = new double[classes];
         java.util.Arrays.fill(lastDispatchAt, Long.MIN_VALUE);
+    }
+
+    /** A policy reload: a class of the same name keeps its history, a new one starts without. */
+    void remap(dev.sluice.core.config.PolicyProfile from, dev.sluice.core.config.PolicyProfile to) {
+        int n = to.classes().size();
+        long[] last = new long[n];
+        double[] mean = new double[n];
+        java.util.Arrays.fill(last, Long.MIN_VALUE);
+        for (int i = 0; i < n; i++) {
+            int old = from.classIndex(to.classes().get(i).name());
+            if (old >= 0) {
+                last[i] = lastDispatchAt[old];
+                mean[i] = meanIntervalNs[old];
+            }
+        }
+        lastDispatchAt = last;
+        meanIntervalNs = mean;
     }
 
     /** A request of the class was dispatched now. */

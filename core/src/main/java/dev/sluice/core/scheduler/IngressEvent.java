@@ -25,7 +25,8 @@ final class IngressEvent {
         WORKER_LEAVE,
         KV_EVENT,
         WORKER_LOAD,
-        DRAIN
+        DRAIN,
+        RELOAD
     }
 
     Type type;
@@ -38,7 +39,7 @@ final class IngressEvent {
     AdmissionListener listener;
     /**
      * ABORTED: the cause (may be null); WORKER_JOIN, WORKER_LEAVE: the worker; KV_EVENT: the event; WORKER_LOAD: the
-     * engine's report.
+     * engine's report; RELOAD: the {@link PolicyReload}.
      */
     Object subject;
 
@@ -72,6 +73,10 @@ final class IngressEvent {
 
     WorkerLoad workerLoad() {
         return (WorkerLoad) subject;
+    }
+
+    PolicyReload policyReload() {
+        return (PolicyReload) subject;
     }
 
     void clear() {

@@ -110,6 +110,11 @@ public final class IngressProxy {
         publish(IngressEvent.Type.WORKER_LOAD, 0, 0, 0, load);
     }
 
+    /** A validated policy for the scheduler to take over between two duty cycles. */
+    public void reload(PolicyReload reload) {
+        publish(IngressEvent.Type.RELOAD, 0, 0, 0, reload);
+    }
+
     public void drain() {
         publish(IngressEvent.Type.DRAIN, 0, 0, 0, null);
     }

@@ -32,13 +32,27 @@ final class LifecycleTable {
     private LiveRequest[] free = new LiveRequest[64];
     private int freeCount;
 
-    private final PolicyProfile profile;
+    private PolicyProfile profile;
+    private ClassifierHost host;
 
-    LifecycleTable(RouterSignals signals, RouterCounters counters, int maxLive, PolicyProfile profile) {
+    LifecycleTable(RouterSignals signals, RouterCounters counters, int maxLive, PolicyProfile profile,
+                   ClassifierHost host) {
         this.signals = signals;
         this.counters = counters;
         this.maxLive = maxLive;
         this.profile = profile;
+        this.host = host;
+    }
+
+    /** A policy reload: class names from {@code next}; requests registered from now on go to {@code classifier}. */
+    void policy(PolicyProfile next, ClassifierHost classifier) {
+        this.profile = next;
+        this.host = classifier;
+    }
+
+    /** The classifier instance new requests are registered under. */
+    ClassifierHost host() {
+        return host;
     }
 
     /** The name of the class the request is queued in, else the class it asked for, else {@code null}. */
@@ -67,6 +81,8 @@ final class LifecycleTable {
         LiveRequest record = freeCount > 0 ? free[--freeCount] : new LiveRequest(signals);
         free[freeCount] = null;
         record.begin(lifecycleId, request, ingressAt, listener);
+        record.host = host;
+        host.attach();
         moveTo(record, LifecyclePhase.REGISTERED);
         byLifecycle.put(lifecycleId, record);
         byRequestId.put(record.requestId(), record);
@@ -106,7 +122,9 @@ final class LifecycleTable {
 
     /** Ends the lifecycle's registration; the request id may be used again. */
     void remove(LiveRequest record) {
-        byLifecycle.remove(record.lifecycleId);
+        if (byLifecycle.remove(record.lifecycleId) != null) {
+            record.host.detach();
+        }
         byRequestId.remove(record.requestId());
         counters.set(RouterCounters.Counter.LIVE, byLifecycle.size());
     }

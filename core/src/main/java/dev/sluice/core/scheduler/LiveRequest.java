@@ -19,6 +19,10 @@ import dev.sluice.core.queue.QueueEntry;
  */
 final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestView {
     long lifecycleId;
+    /** The classifier instance that classifies this request and hears its events (a reload keeps it). */
+    ClassifierHost host;
+    /** During a policy reload: the class it was queued in under the previous profile. */
+    int previousClassIndex = -1;
     private LifecyclePhase phase = LifecyclePhase.TERMINAL;
     AdmissionListener listener;
 
@@ -112,6 +116,7 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     /** Drops references so a pooled record keeps nothing alive. */
     void clear() {
         listener = null;
+        host = null;
         requestId = null;
         clientRequestId = null;
         requestedClass = null;

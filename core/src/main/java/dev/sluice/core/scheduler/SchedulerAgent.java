@@ -16,9 +16,10 @@ import org.slf4j.LoggerFactory;
  * The single writer of one model router's admission state. Each duty cycle reads the clock once, expires the queue
  * deadlines that passed since the last cycle, then handles ingress messages from the ring, continuation results and
  * wake-ups from the inbox, due classification deadlines and the classifier's periodic tasks; after each message it
- * dispatches whatever became dispatchable. Expiring first makes an expiry's {@code Retry-After} (its class's backlog)
- * independent of how the cycle's messages are batched, so a replay, which runs the router after every recorded
- * input, reproduces it.
+ * dispatches whatever became dispatchable. A policy reload ends the cycle's ring messages and is swapped in at the end
+ * of the cycle, before its last dispatch pass ({@link PolicySwap}). Expiring first makes an expiry's
+ * {@code Retry-After} (its class's backlog) independent of how the cycle's messages are batched, so a replay, which
+ * runs the router after every recorded input, reproduces it.
  *
  * <pre>
  *   ring (arrivals, lifecycle, workers, KV, load)─┐
@@ -55,6 +56,7 @@ public final class SchedulerAgent implements Agent {
     private final SchedulerObserver observer;
     private final PeriodicTasks periodic;
     private final SchedulerWatchdog watchdog;
+    private final PolicySwap policy;
     private int eventsThisCycle;
     private long cycleFailures;
     private boolean draining;
@@ -77,15 +79,17 @@ public final class SchedulerAgent implements Agent {
         this.periodic = parts.periodic();
         this.watchdog = watchdog;
         this.nowNs = clock.nanoTime();
-        this.lifecycles = new LifecycleTable(signals, counters, parts.maxLiveRequests(), parts.profile());
+        this.lifecycles = new LifecycleTable(signals, counters, parts.maxLiveRequests(), parts.profile(),
+            parts.classifier());
         this.queues = new PolicyQueues(parts.profile());
         this.deferrals = new Deferrals(signals, counters, parts.maxDeferrals());
         this.timers = new Timers(nowNs);
         DrainRate drain = new DrainRate(parts.profile().classes().size());
-        ClassifyStage stage = new ClassifyStage(parts.classifier(), lifecycles, workers, deferrals, timers, counters,
+        ClassifyStage stage = new ClassifyStage(lifecycles, workers, deferrals, timers, counters,
             observer, drain, parts.classificationTimeoutNs());
-        this.flow = new AdmissionFlow(stage, parts.classifier(), lifecycles, queues, workers, timers, deferrals,
+        this.flow = new AdmissionFlow(stage, lifecycles, queues, workers, timers, deferrals,
             counters, observer, drain);
+        this.policy = new PolicySwap(parts.model(), lifecycles, flow, drain, observer);
     }
 
     /** The scheduler thread's name for a model. */
@@ -135,6 +139,8 @@ public final class SchedulerAgent implements Agent {
         work += drainInbox();
         work += timers.poll(nowNs, flow);
         work += periodic.run(nowNs);
+        // A reload read off the ring this cycle: swapped last, so the next cycle runs wholly under the new policy.
+        work += policy.applyPending(nowNs);
         work += flow.dispatchIfNeeded();
         return work;
     }
@@ -175,7 +181,7 @@ public final class SchedulerAgent implements Agent {
         } finally {
             event.clear();
         }
-        return ++eventsThisCycle < eventsPerCycle;
+        return ++eventsThisCycle < eventsPerCycle && !policy.pending();
     }
 
     private void route(IngressEvent event) {
@@ -205,6 +211,7 @@ public final class SchedulerAgent implements Agent {
                 }
             }
             case DRAIN -> drain();
+            case RELOAD -> policy.requested(event.policyReload());
             default -> lifecycle(event);
         }
     }

@@ -50,7 +50,8 @@ final class JournalFixtures {
 
     /**
      * Runs the scenario: two workers join, a-1 (session, tenant, priority) completes, b-1 is rejected, d-1 is
-     * refused as a duplicate of the live d-1 and then aborted, e-1 is retried and completes, worker 2 leaves.
+     * refused as a duplicate of the live d-1 and then aborted, e-1 is retried and completes, worker 2 leaves, and the
+     * policy is reloaded.
      */
     static void scenario(SteppedRouter r) {
         r.router.workerJoined(WorkerWithDpRank.of(1), 2048, OptionalLong.of(4096));
@@ -85,5 +86,20 @@ final class JournalFixtures {
         r.step();
         r.router.workerLeft(new WorkerWithDpRank(2, 1));
         r.step();
+        try {
+            r.router.reloadPolicy("reloaded.yaml", RELOADED, dev.sluice.core.config.RouterPolicyLoader.parse(RELOADED,
+                "reloaded.yaml").root().orElseThrow());
+        } catch (dev.sluice.core.config.ConfigException ex) {
+            throw new AssertionError(ex);
+        }
+        r.step();
     }
+
+    /** The policy the scenario reloads at its end. */
+    static final String RELOADED = """
+        default_policy_family: standard
+        uncached_isl_buckets: [{min_tokens: 0, bucket: any}]
+        policy_classes:
+          - {name: standard, policy_family: standard, cache_bucket: any, quantum: 1}
+        """;
 }

@@ -25,11 +25,12 @@ final class PolicySource {
 
     /**
      * A loaded policy, its text as read (for the journal), the classifier factory it selects ({@code null}: none
-     * configured) and the worker selector of the aggregated role (the built-in one unless the policy names
-     * another).
+     * configured), the worker selector of the aggregated role (the built-in one unless the policy names
+     * another), the file it was read from ({@code null}: the bundled policy) and the plugins it was resolved
+     * against (a reload resolves against them again).
      */
     record Loaded(RouterPolicyConfig config, String text, RequestClassifierFactory classifier,
-                  WorkerSelectorFactory selector) {
+                  WorkerSelectorFactory selector, Path path, RouterPlugins registry) {
     }
 
     /** The role whose worker selector an aggregated (non-disaggregated) router uses. */
@@ -74,7 +75,7 @@ final class PolicySource {
                 .orElse(null);
             WorkerSelectorFactory selector = registry.resolveWorkerSelector(config.workerSelection(), ROLE,
                 selectorDefaults);
-            return new Loaded(config, text, classifier, selector);
+            return new Loaded(config, text, classifier, selector, path, registry);
         } catch (ConfigException | RegistryException | IOException e) {
             throw new StartupException(e.getMessage(), e);
         }

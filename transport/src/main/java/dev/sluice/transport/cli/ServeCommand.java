@@ -143,6 +143,12 @@ final class ServeCommand implements Callable<Integer> {
             + "model, even when idle). Default: ${DEFAULT-VALUE}.")
     SchedulerIdle schedulerIdle;
 
+    @Option(names = "--watch-config",
+        description = "Reload the router-policy file when it changes (its directory is watched, so an editor's "
+            + "save by rename counts), as on SIGHUP: validated in full, swapped on each model's scheduler between "
+            + "two duty cycles; an invalid file is refused and the old policy serves on.")
+    boolean watchConfig;
+
     @CommandLine.Mixin
     ConnectionOptions connections = new ConnectionOptions();
 
@@ -174,6 +180,10 @@ final class ServeCommand implements Callable<Integer> {
         } catch (PolicySource.StartupException e) {
             spec.commandLine().getErr().println("sluice: " + e.getMessage());
             return 2;
+        }
+        if (watchConfig && policy.path() == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--watch-config needs a policy file: "
+                + "--router-policy-config FILE or $" + PolicySource.ENV);
         }
         TokenizerRegistry tokenizers = new TokenizerRegistry();
         List<ServedModel> models = new ArrayList<>();
@@ -210,7 +220,7 @@ final class ServeCommand implements Callable<Integer> {
             tokenizers.close();
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        return run(settings, tokenizers);
+        return run(settings, tokenizers, policy);
     }
 
     /**
@@ -236,7 +246,8 @@ final class ServeCommand implements Callable<Integer> {
         return new ServedModel(name, router, engines, journal, BoundedPromptEncoder.of(prompts, maxPromptTokens));
     }
 
-    private int run(FrontendSettings settings, TokenizerRegistry tokenizers) throws InterruptedException {
+    private int run(FrontendSettings settings, TokenizerRegistry tokenizers, PolicySource.Loaded policy)
+        throws InterruptedException {
         Frontend frontend;
         try {
             frontend = Frontend.start(settings);
@@ -252,8 +263,23 @@ final class ServeCommand implements Callable<Integer> {
         }
         EnginesFileWatcher watcher = enginesFile == null ? null : EnginesFileWatcher.start(enginesFile, frontend,
             (model, setup) -> remote.remoteEngines(model, setup.blockSize()), RELOAD_INTERVAL);
+        PolicyFileWatcher policyWatch;
+        try {
+            policyWatch = policyReloads(frontend, policy);
+        } catch (java.io.IOException e) {
+            if (watcher != null) {
+                watcher.close();
+            }
+            frontend.close();
+            tokenizers.close();
+            spec.commandLine().getErr().println("sluice: --watch-config: " + e.getMessage());
+            return 1;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (policyWatch != null) {
+                policyWatch.close();
+            }
             if (watcher != null) {
                 watcher.close();
             }
@@ -271,10 +297,24 @@ final class ServeCommand implements Callable<Integer> {
                 + model.journal().context().directory() : ""));
         }
         out.println("sluice serving " + String.join(", ", names) + " on http://" + host + ":" + frontend.port()
-            + " (" + String.join("; ", parts) + (watcher != null ? "; watching " + enginesFile : "") + ")");
+            + " (" + String.join("; ", parts) + (watcher != null ? "; watching " + enginesFile : "")
+            + (policy.path() == null ? "" : "; policy " + policy.path() + " reloads on SIGHUP"
+                + (policyWatch != null ? " and when it changes" : "")) + ")");
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** SIGHUP (and with --watch-config a change of the file) reloads a policy read from a file; else nothing. */
+    private PolicyFileWatcher policyReloads(Frontend frontend, PolicySource.Loaded policy)
+        throws java.io.IOException {
+        if (policy.path() == null) {
+            return null;
+        }
+        PolicyReloader reloader = new PolicyReloader(policy, frontend, policyOptions.threshold(spec.commandLine()),
+            policyOptions.queuePolicy, new DefaultSelectorSettings(overlapWeight, temperature));
+        HangUpSignal.install(() -> reloader.reload("SIGHUP"));
+        return watchConfig ? PolicyFileWatcher.start(policy.path(), () -> reloader.reload("file change")) : null;
     }
 
     private void validate() {

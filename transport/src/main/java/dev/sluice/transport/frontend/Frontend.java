@@ -221,6 +221,33 @@ public final class Frontend implements AutoCloseable {
         return null;
     }
 
+    /** The names of the models served, in the settings' order. */
+    public List<String> modelNames() {
+        List<String> names = new ArrayList<>(models.size());
+        for (ModelServing model : models) {
+            names.add(model.name());
+        }
+        return names;
+    }
+
+    /** The router of the model named {@code name}. */
+    public ModelRouter router(String name) {
+        return required(name).router();
+    }
+
+    /** The metrics of the model named {@code name}. */
+    public RouterMetrics metrics(String name) {
+        return required(name).metrics();
+    }
+
+    private ModelServing required(String name) {
+        ModelServing model = model(name);
+        if (model == null) {
+            throw new IllegalArgumentException("model " + name + " is not served");
+        }
+        return model;
+    }
+
     /** The first model's router (with one model, the router). */
     public ModelRouter router() {
         return models.getFirst().router();

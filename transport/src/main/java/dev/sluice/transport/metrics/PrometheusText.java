@@ -33,6 +33,12 @@ public final class PrometheusText {
         header(out, "sluice_untrusted_headers_total", "counter", "Priority, policy-class, session and tenant"
             + " headers ignored because the client is not a trusted source.");
         routers.forEach(m -> sample(out, "sluice_untrusted_headers_total", model(m), m.untrustedHeaders.get()));
+        header(out, "sluice_policy_reloads_total", "counter", "Router-policy reloads (SIGHUP, --watch-config): "
+            + "applied, or refused as invalid while the old policy served on.");
+        for (RouterMetrics m : routers) {
+            sample(out, "sluice_policy_reloads_total", model(m) + ",result=\"applied\"", m.reloadsApplied.get());
+            sample(out, "sluice_policy_reloads_total", model(m) + ",result=\"refused\"", m.reloadsRefused.get());
+        }
         header(out, "sluice_requests_rejected_total", "counter", "Requests rejected, by reason and HTTP status.");
         for (RouterMetrics m : routers) {
             new TreeMap<>(m.rejections).forEach((reason, outcome) -> sample(out, "sluice_requests_rejected_total",
@@ -126,9 +132,10 @@ public final class PrometheusText {
             for (int alias = 0; alias < 2; alias++) {
                 header(out, gauges[field][alias], "gauge", gauges[field][2]);
                 for (RouterMetrics m : routers) {
-                    for (int c = 0; c < m.profile.classes().size(); c++) {
-                        sample(out, gauges[field][alias], classLabels(m, c),
-                            m.perClass.get(c * RouterMetrics.FIELDS + field));
+                    ClassMetrics table = m.classes;
+                    for (int c = 0; c < table.names.size(); c++) {
+                        sample(out, gauges[field][alias], classLabels(m, table, c),
+                            table.values.get(c * RouterMetrics.FIELDS + field));
                     }
                 }
             }
@@ -144,8 +151,10 @@ public final class PrometheusText {
             header(out, counter[0], "counter", counter[2]);
             int field = Integer.parseInt(counter[1]);
             for (RouterMetrics m : routers) {
-                for (int c = 0; c < m.profile.classes().size(); c++) {
-                    sample(out, counter[0], classLabels(m, c), m.perClass.get(c * RouterMetrics.FIELDS + field));
+                ClassMetrics table = m.classes;
+                for (int c = 0; c < table.names.size(); c++) {
+                    sample(out, counter[0], classLabels(m, table, c),
+                        table.values.get(c * RouterMetrics.FIELDS + field));
                 }
             }
         }
@@ -155,8 +164,9 @@ public final class PrometheusText {
         header(out, "sluice_queue_wait_seconds", "histogram", "Time from entering the policy-class queue to "
             + "dispatch.");
         for (RouterMetrics m : routers) {
-            for (int c = 0; c < m.queueWait.length; c++) {
-                histogram(out, "sluice_queue_wait_seconds", classLabels(m, c), m.queueWait[c].snapshot());
+            ClassMetrics table = m.classes;
+            for (int c = 0; c < table.queueWait.length; c++) {
+                histogram(out, "sluice_queue_wait_seconds", classLabels(m, table, c), table.queueWait[c].snapshot());
             }
         }
         header(out, "sluice_admission_decision_seconds", "histogram", "Time from ingress to the admission decision "
@@ -296,8 +306,8 @@ public final class PrometheusText {
         return histogram.getCountBetweenValues(0, value);
     }
 
-    private static String classLabels(RouterMetrics m, int classIndex) {
-        return model(m) + ",policy_class=\"" + escape(m.profile.classes().get(classIndex).name()) + "\"";
+    private static String classLabels(RouterMetrics m, ClassMetrics table, int slot) {
+        return model(m) + ",policy_class=\"" + escape(table.names.get(slot)) + "\"";
     }
 
     private static String model(RouterMetrics m) {

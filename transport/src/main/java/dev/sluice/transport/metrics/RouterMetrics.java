@@ -5,6 +5,7 @@ import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyClassSpec;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.host.PolicyChange;
 import dev.sluice.core.host.RequestView;
 import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.journal.JournalWriter;
@@ -12,7 +13,6 @@ import dev.sluice.core.router.RouterStatistics;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.SystemNanoClock;
@@ -36,10 +36,11 @@ public final class RouterMetrics implements SchedulerObserver {
     static final int FIELDS = 7;
 
     final String model;
-    final PolicyProfile profile;
     private final int overloadStatus;
-    final AtomicLongArray perClass;
-    final LatencyHistogram[] queueWait;
+    /** Per class; replaced by a policy reload (scheduler thread), read by scrapes. */
+    volatile ClassMetrics classes;
+    final AtomicLong reloadsApplied = new AtomicLong();
+    final AtomicLong reloadsRefused = new AtomicLong();
     final LatencyHistogram decision = new LatencyHistogram();
     final AtomicLong arrived = new AtomicLong();
     final AtomicLong completed = new AtomicLong();
@@ -105,14 +106,23 @@ public final class RouterMetrics implements SchedulerObserver {
     public RouterMetrics(String model, PolicyProfile profile, int overloadStatus) {
         this.stats = this::attachedStats;
         this.model = model;
-        this.profile = profile;
         this.overloadStatus = overloadStatus;
-        int classes = profile.classes().size();
-        this.perClass = new AtomicLongArray(classes * FIELDS);
-        this.queueWait = new LatencyHistogram[classes];
-        for (int i = 0; i < classes; i++) {
-            queueWait[i] = new LatencyHistogram();
-        }
+        this.classes = ClassMetrics.of(profile);
+    }
+
+    /** A reloaded policy file was refused (invalid): the old policy serves on. Any thread. */
+    public void policyReloadRefused() {
+        reloadsRefused.incrementAndGet();
+    }
+
+    /** Reloaded policies this router took over so far. */
+    public long policyReloadsApplied() {
+        return reloadsApplied.get();
+    }
+
+    /** Reloaded policy files refused so far. */
+    public long policyReloadsRefused() {
+        return reloadsRefused.get();
     }
 
     /**
@@ -120,7 +130,8 @@ public final class RouterMetrics implements SchedulerObserver {
      * thread while the scheduler records.
      */
     public Histogram queueWaitMicros(int classIndex) {
-        return queueWait[classIndex].snapshot();
+        ClassMetrics table = classes;
+        return table.queueWait[table.slot(classIndex)].snapshot();
     }
 
     private volatile Supplier<RouterStatistics> attached;
@@ -148,10 +159,34 @@ public final class RouterMetrics implements SchedulerObserver {
     }
 
     private void add(int classIndex, int field, long delta) {
-        if (classIndex >= 0) {
-            int slot = classIndex * FIELDS + field;
-            perClass.lazySet(slot, perClass.get(slot) + delta);
+        ClassMetrics table = classes;
+        addAt(table, table.slot(classIndex), field, delta);
+    }
+
+    private static void addAt(ClassMetrics table, int slot, int field, long delta) {
+        if (slot >= 0) {
+            int at = slot * FIELDS + field;
+            table.values.lazySet(at, table.values.get(at) + delta);
         }
+    }
+
+    @Override
+    public void onPolicyReloaded(long nowNs, PolicyChange change) {
+        classes = classes.reloaded(change.profile());
+        increment(reloadsApplied, 1);
+    }
+
+    @Override
+    public void onRequeued(long nowNs, RequestView request, PolicyClassSpec from, PolicyClassSpec to) {
+        ClassMetrics table = classes;
+        int was = table.slot(from.name());
+        int now = table.slot(to.name());
+        addAt(table, was, PENDING_REQUESTS, -1);
+        addAt(table, was, PENDING_ISL_TOKENS, -request.inputTokens());
+        addAt(table, was, PENDING_CACHED_TOKENS, -request.cachedTokens());
+        addAt(table, now, PENDING_REQUESTS, 1);
+        addAt(table, now, PENDING_ISL_TOKENS, request.inputTokens());
+        addAt(table, now, PENDING_CACHED_TOKENS, request.cachedTokens());
     }
 
     private static void increment(AtomicLong counter, long delta) {
@@ -205,7 +240,11 @@ public final class RouterMetrics implements SchedulerObserver {
     public void onDispatched(long nowNs, RequestView request, WorkerWithDpRank worker) {
         leaveQueue(request);
         add(request.classIndex(), DISPATCHED, 1);
-        queueWait[request.classIndex()].recordNanos(nowNs - request.enqueuedAt());
+        ClassMetrics table = classes;
+        int slot = table.slot(request.classIndex());
+        if (slot >= 0) {
+            table.queueWait[slot].recordNanos(nowNs - request.enqueuedAt());
+        }
         WorkerLoad load = workers.computeIfAbsent(worker, w -> new WorkerLoad());
         increment(load.activeRequests, 1);
         increment(load.activePrefillTokens, prefillTokens(request));

@@ -37,6 +37,15 @@ class UsageErrorTest {
     }
 
     @Test
+    void shouldRefuseToWatchTheBundledPolicyWhichHasNoFile() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv(PolicySource.ENV) == null,
+            "the environment names a policy file");
+        assertEquals(2, run("serve", "--http-port", "0", "--no-journal", "--watch-config"));
+        assertEquals("sluice: --watch-config needs a policy file: --router-policy-config FILE or "
+            + "$DYN_ROUTER_POLICY_CONFIG\nTry 'sluice serve --help' for more information.\n", err.toString());
+    }
+
+    @Test
     void shouldSuggestTheOptionMeantAndStillPrintOnlyAHint() {
         assertEquals(2, run("serve", "--http-prot", "8001"));
         assertEquals("sluice: Unknown options: '--http-prot', '8001'\nPossible solutions: --http-host, --http-port, "

@@ -54,6 +54,44 @@ class RouterMetricsTest {
     }
 
     @Test
+    void shouldMovePendingGaugesAcrossAPolicyReloadAndKeepEverySeries() throws Exception {
+        PolicyProfile before = PolicyProfile.synthetic(OptionalDouble.of(0.0), QueuePolicy.FCFS);
+        String yaml = """
+            default_policy_family: standard
+            uncached_isl_buckets: [{min_tokens: 0, bucket: any}]
+            policy_classes:
+              - {name: standard, policy_family: standard, cache_bucket: any, quantum: 1, prefill_busy_threshold: 0}
+            """;
+        PolicyProfile after = dev.sluice.core.config.RouterPolicyLoader.parse(yaml, "after.yaml").root()
+            .orElseThrow();
+        RouterMetrics metrics = new RouterMetrics("m", before, 529);
+        try (SteppedRouter r = new SteppedRouter(null, new RouterContext().profile(before).observer(metrics))) {
+            metrics.attach(r.router::stats);
+            r.worker(1, 100);
+            long running = r.submit("running", 60);
+            r.submit("queued", 40);
+            r.router.reloadPolicy("after.yaml", yaml, after);
+            r.step();
+
+            String reloaded = PrometheusText.render(List.of(metrics));
+            assertLine(reloaded, "sluice_queue_pending_requests{model=\"m\",policy_class=\"default\"} 0");
+            assertLine(reloaded, "sluice_queue_pending_isl_tokens{model=\"m\",policy_class=\"standard\"} 40");
+            assertLine(reloaded, "sluice_queue_pending_requests{model=\"m\",policy_class=\"standard\"} 1");
+            assertLine(reloaded, "sluice_queue_enqueued_total{model=\"m\",policy_class=\"default\"} 2");
+            assertLine(reloaded, "sluice_policy_reloads_total{model=\"m\",result=\"applied\"} 1");
+
+            r.router.responding(running);
+            r.step();
+            metrics.policyReloadRefused();
+            String drained = PrometheusText.render(List.of(metrics));
+            assertLine(drained, "sluice_queue_pending_requests{model=\"m\",policy_class=\"standard\"} 0");
+            assertLine(drained, "sluice_queue_dispatched_total{model=\"m\",policy_class=\"standard\"} 1");
+            assertLine(drained, "sluice_queue_wait_seconds_count{model=\"m\",policy_class=\"standard\"} 1");
+            assertLine(drained, "sluice_policy_reloads_total{model=\"m\",result=\"refused\"} 1");
+        }
+    }
+
+    @Test
     void shouldCountQueueDeadlinesAndCancellationsAsLeavingTheQueue() {
         PolicyProfile profile = PolicyProfile.synthetic(OptionalDouble.of(0.0), QueuePolicy.FCFS);
         RouterMetrics metrics = new RouterMetrics("m", profile, 429);

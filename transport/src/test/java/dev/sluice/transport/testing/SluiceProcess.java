@@ -70,7 +70,8 @@ public final class SluiceProcess implements AutoCloseable {
             outputEnded.countDown();
         });
         try {
-            return new SluiceProcess(process, ready.get(30, TimeUnit.SECONDS), output, outputEnded);
+            // A process that exits fails at once; the bound only caps a start slowed by a loaded machine.
+            return new SluiceProcess(process, ready.get(180, TimeUnit.SECONDS), output, outputEnded);
         } catch (ExecutionException | TimeoutException e) {
             process.destroyForcibly();
             throw new IllegalStateException("sluice " + String.join(" ", args) + " did not start; its output:\n"
@@ -112,6 +113,15 @@ public final class SluiceProcess implements AutoCloseable {
     /** What the process printed so far. */
     public String output() {
         return output.toString();
+    }
+
+    /** Sends the process SIGHUP ({@code kill -HUP PID}) and waits for {@code kill} to have sent it. */
+    public void hangUp() throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(process.pid())).redirectErrorStream(true)
+            .start();
+        if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill -HUP " + process.pid() + " failed");
+        }
     }
 
     /** {@code kill -9} (SIGKILL: no shutdown hook runs), then waits for the process to die; its exit status. */
