@@ -3,8 +3,10 @@ package dev.sluice.core.scheduler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -75,10 +77,14 @@ class WakeableIdleStrategyTest {
     void shouldNotParkWhenWorkArrivedBetweenTheLastPollAndTheParkedFlag() {
         WakeableIdleStrategy idle = new WakeableIdleStrategy(0, 0, AN_HOUR);
         idle.pendingWork(() -> true);
-        for (int i = 0; i < 10; i++) {
-            // Each call reaches the park phase, sees the work and returns at once instead of parking for an hour.
-            idle.idle(0);
-        }
+        // Each call reaches the park phase, sees the work and returns at once instead of parking for an hour; without
+        // the check a call parks, and the bound (interrupting the park) turns that hang into a failure.
+        assertTimeoutPreemptively(Duration.ofMinutes(1), () -> {
+            // The clock is read every 32nd idle cycle; 100 pass the (empty) spin window and reach the park phase.
+            for (int i = 0; i < 100; i++) {
+                idle.idle(0);
+            }
+        }, "the scheduler parked although work was pending when it set its parked flag");
         assertFalse(idle.isParked(), "the flag is cleared once the scheduler goes back to work");
     }
 
