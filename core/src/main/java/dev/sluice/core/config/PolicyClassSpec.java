@@ -17,6 +17,7 @@ import java.util.OptionalLong;
  * @param requestQueueLimitPerWorker    queued requests per discovered worker.
  * @param rawIslTokenQueueLimitPerWorker queued raw input tokens per discovered worker.
  * @param cachedTokenQueueLimitPerWorker queued cached tokens per discovered worker.
+ * @param preemption                    whether the class's unanswered requests may be preempted, and by whom.
  */
 public record PolicyClassSpec(
     String name,
@@ -28,7 +29,8 @@ public record PolicyClassSpec(
     OptionalDouble prefillBusyThresholdFrac,
     OptionalLong requestQueueLimitPerWorker,
     OptionalLong rawIslTokenQueueLimitPerWorker,
-    OptionalLong cachedTokenQueueLimitPerWorker) {
+    OptionalLong cachedTokenQueueLimitPerWorker,
+    ClassPreemption preemption) {
 
     /** {@code max_num_batched_tokens} assumed when a worker does not publish it: effectively never busy. */
     public static final long UNKNOWN_MAX_NUM_BATCHED_TOKENS = 10_000_000L;
@@ -41,6 +43,7 @@ public record PolicyClassSpec(
         Objects.requireNonNull(requestQueueLimitPerWorker, "requestQueueLimitPerWorker");
         Objects.requireNonNull(rawIslTokenQueueLimitPerWorker, "rawIslTokenQueueLimitPerWorker");
         Objects.requireNonNull(cachedTokenQueueLimitPerWorker, "cachedTokenQueueLimitPerWorker");
+        Objects.requireNonNull(preemption, "preemption");
         if (quantum <= 0) {
             throw new IllegalArgumentException("quantum must be greater than zero");
         }
@@ -56,6 +59,23 @@ public record PolicyClassSpec(
             throw new IllegalArgumentException("policy class \"" + name
                 + "\" must specify both policy_family and cache_bucket or neither for an explicit class");
         }
+    }
+
+    /** A class that is never preempted and has preemption priority 0. */
+    public PolicyClassSpec(String name, String policyFamily, String cacheBucket, QueuePolicy queuePolicy, long quantum,
+                           OptionalLong prefillBusyThreshold, OptionalDouble prefillBusyThresholdFrac,
+                           OptionalLong requestQueueLimitPerWorker, OptionalLong rawIslTokenQueueLimitPerWorker,
+                           OptionalLong cachedTokenQueueLimitPerWorker) {
+        this(name, policyFamily, cacheBucket, queuePolicy, quantum, prefillBusyThreshold, prefillBusyThresholdFrac,
+            requestQueueLimitPerWorker, rawIslTokenQueueLimitPerWorker, cachedTokenQueueLimitPerWorker,
+            ClassPreemption.NONE);
+    }
+
+    /** This class with another preemption setting. */
+    public PolicyClassSpec withPreemption(ClassPreemption next) {
+        return new PolicyClassSpec(name, policyFamily, cacheBucket, queuePolicy, quantum, prefillBusyThreshold,
+            prefillBusyThresholdFrac, requestQueueLimitPerWorker, rawIslTokenQueueLimitPerWorker,
+            cachedTokenQueueLimitPerWorker, next);
     }
 
     /** A class with no thresholds and no limits: requests never wait in the router queue. */
