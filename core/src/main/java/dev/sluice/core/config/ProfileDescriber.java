@@ -94,7 +94,16 @@ public final class ProfileDescriber {
         String binding = spec.isMatrixClass()
             ? "family " + spec.policyFamily() + ", bucket " + spec.cacheBucket() : "explicit";
         return spec.name() + ": " + binding + "; " + spec.queuePolicy().yamlName() + ", quantum " + spec.quantum()
-            + "; " + busy(spec) + "; " + limits(spec);
+            + "; " + busy(spec) + "; " + limits(spec) + preemption(spec.preemption());
+    }
+
+    /** Nothing for a class without the preemption keys, so descriptions of Dynamo's files are unchanged. */
+    private static String preemption(ClassPreemption preemption) {
+        if (preemption.equals(ClassPreemption.NONE)) {
+            return "";
+        }
+        return "; " + (preemption.preemptible() ? "preemptible" : "not preemptible") + ", preemption priority "
+            + preemption.priority();
     }
 
     private static String busy(PolicyClassSpec spec) {

@@ -49,6 +49,16 @@ class PreemptionConfigTest {
     }
 
     @Test
+    void shouldDescribeTheKeysOnlyWhereSet() throws ConfigException {
+        String text = ProfileDescriber.describe(ConfigFixtures.parse(HEAD + """
+                preemption_priority: 10
+              - {name: bulk, policy_family: bulk, cache_bucket: all, quantum: 1, preemptible: true}
+            """));
+        assertTrue(text.contains("; not preemptible, preemption priority 10"), text);
+        assertTrue(text.contains("; preemptible, preemption priority 0"), text);
+    }
+
+    @Test
     void shouldRejectANonBooleanPreemptible() {
         assertEquals("<inline>:8:5: policy_classes[0].preemptible: expected true or false, found a string"
                 + " (\"often\")",
