@@ -3,7 +3,8 @@
 # `sluice mock-engine`, (b) through `sluice serve --engine-url` in front of it, (c) through HAProxy with `maxconn`
 # queueing in front of it; non-streaming and streaming. Two tables: wrk (closed-loop: one connection for the latency
 # of a lone request, 32 for max throughput), then the open-loop FixedRateLoad at fixed rates (latency from each
-# request's due time), where `serve` on its embedded simulated fleet is compared too. Prints Markdown on stdout; the
+# request's due time), where `serve` on its embedded simulated fleet is compared too; then the CPU per forwarded
+# request beside HAProxy (perf/proxy-cpu.sh; PROXY_CPU_SECONDS, PROXY_CPU_WARMUP). Prints Markdown on stdout; the
 # processes it starts are stopped on exit.
 # Usage: perf/http-overhead.sh OUT_DIR [SECONDS] [RATES, default 500,2000]; needs perf/target/benchmarks.jar
 set -euo pipefail
@@ -174,3 +175,10 @@ for rate in "${rate_list[@]}"; do
         done
     done
 done
+
+# The CPU-per-request table runs on its own processes (journal on and off, HAProxy with connection reuse): stop
+# these first so that they do not share the cores with it.
+cleanup
+pids=()
+echo
+perf/proxy-cpu.sh "$out/cpu" "${PROXY_CPU_SECONDS:-10}" "${PROXY_CPU_WARMUP:-15}"

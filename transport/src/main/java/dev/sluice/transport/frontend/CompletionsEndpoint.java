@@ -26,7 +26,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -171,10 +170,16 @@ final class CompletionsEndpoint implements Handler {
      */
     private static void decision(ServerResponse res, AdmissionTicket ticket) {
         res.header(DECISION, ticket.error() != null ? "rejected; code=" + ticket.error().reason()
-            : String.format(Locale.ROOT, "dispatched; waited_ms=%.1f", ticket.waitedNanos() / 1e6));
+            : "dispatched; waited_ms=" + tenths(ticket.waitedNanos()));
         if (ticket.policyClass() != null) {
             res.header(POLICY_CLASS, ticket.policyClass());
         }
+    }
+
+    /** Nanoseconds as milliseconds with one decimal, {@code 12.5} (String.format costs microseconds per call). */
+    static String tenths(long nanos) {
+        long tenths = Math.round(Math.max(0, nanos) / 1e5);
+        return tenths / 10 + "." + tenths % 10;
     }
 
     /** The models served, for the client's error: {@code `a`, `b`}. */

@@ -6,12 +6,12 @@ import java.util.function.BooleanSupplier;
 
 /** Waits for a condition another thread makes true, checking every 5 ms, failing after a generous bound. */
 public final class Await {
-    private static final Duration BOUND = Duration.ofSeconds(20);
+    private static final Duration BOUND = Duration.ofSeconds(60);
 
     private Await() {
     }
 
-    /** Returns once {@code condition} holds; fails naming {@code what} after 20 s. */
+    /** Returns once {@code condition} holds; fails naming {@code what} after 60 s. */
     public static void until(String what, BooleanSupplier condition) {
         long giveUp = System.nanoTime() + BOUND.toNanos();
         while (!condition.getAsBoolean()) {

@@ -70,7 +70,8 @@ public final class SluiceProcess implements AutoCloseable {
             outputEnded.countDown();
         });
         try {
-            return new SluiceProcess(process, ready.get(30, TimeUnit.SECONDS), output, outputEnded);
+            // A process that exits fails at once; the bound only caps a start slowed by a loaded machine.
+            return new SluiceProcess(process, ready.get(180, TimeUnit.SECONDS), output, outputEnded);
         } catch (ExecutionException | TimeoutException e) {
             process.destroyForcibly();
             throw new IllegalStateException("sluice " + String.join(" ", args) + " did not start; its output:\n"

@@ -1,10 +1,13 @@
 package dev.sluice.transport.engine.http;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.transport.engine.ErrorKind;
 import dev.sluice.transport.engine.FinishReason;
+import java.io.IOException;
 import java.util.function.Consumer;
 
 /**
@@ -12,7 +15,9 @@ import java.util.function.Consumer;
  * finish reason, the usage of the final chunk, {@code data: [DONE]}, or a failure (an error event, or an event that
  * is not a completion chunk). Text is taken from {@code choices[0].text} ({@code /v1/completions}) or, for servers
  * that answer in the chat shape, {@code choices[0].delta.content}; empty deltas are skipped. Events after the end
- * or a failure are ignored. Not thread-safe: the request's reader thread owns it.
+ * or a failure are ignored. An ordinary chunk is read in one streaming pass (no tree); anything else (an error, a
+ * malformed or unusual chunk) is read again as a tree, which decides. Not thread-safe: the request's reader thread
+ * owns it.
  */
 final class CompletionStreamAdapter implements SseParser.Handler {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,6 +43,9 @@ final class CompletionStreamAdapter implements SseParser.Handler {
         }
         if (data.equals("[DONE]")) {
             done = true;
+            return;
+        }
+        if (type.equals("message") && ordinaryChunk(data)) {
             return;
         }
         JsonNode chunk;
@@ -67,6 +75,62 @@ final class CompletionStreamAdapter implements SseParser.Handler {
             promptTokens = usage.path("prompt_tokens").asLong(-1);
             completionTokens = usage.path("completion_tokens").asLong(-1);
         }
+    }
+
+    /**
+     * Reads a chunk {@code {"choices":[{"text" | "delta":{"content"}, "finish_reason"}], "usage":{...}}} in one
+     * streaming pass and applies it, as the tree reading would. Returns false, having changed nothing, for anything
+     * else (not an object, no {@code choices} array, an {@code error} field, a usage count that is not an integer,
+     * malformed JSON): the tree reading then decides.
+     */
+    private boolean ordinaryChunk(String data) {
+        Chunk chunk = new Chunk();
+        try (JsonParser json = JSON.getFactory().createParser(data)) {
+            if (json.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            while (json.nextToken() == JsonToken.FIELD_NAME) {
+                String field = json.currentName();
+                JsonToken value = json.nextToken();
+                switch (field) {
+                    case "error" -> {
+                        return false;
+                    }
+                    case "choices" -> {
+                        if (value != JsonToken.START_ARRAY || !chunk.readChoices(json)) {
+                            return false;
+                        }
+                    }
+                    case "usage" -> {
+                        if (value == JsonToken.START_OBJECT) {
+                            if (!chunk.readUsage(json)) {
+                                return false;
+                            }
+                        } else {
+                            json.skipChildren();
+                            chunk.usage = false;
+                        }
+                    }
+                    default -> json.skipChildren();
+                }
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        if (!chunk.choices) {
+            return false;
+        }
+        if (chunk.text != null && !chunk.text.isEmpty()) {
+            text.accept(chunk.text);
+        }
+        if (chunk.finishReason != null) {
+            finishReason = finishReason(chunk.finishReason);
+        }
+        if (chunk.usage) {
+            promptTokens = chunk.promptTokens;
+            completionTokens = chunk.completionTokens;
+        }
+        return true;
     }
 
     private void fail(String message) {

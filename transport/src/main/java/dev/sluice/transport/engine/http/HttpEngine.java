@@ -7,13 +7,14 @@ import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.engine.EngineStream;
 import dev.sluice.transport.engine.ProbeResult;
+import io.helidon.http.HeaderNames;
+import io.helidon.webclient.http1.Http1Client;
+import io.helidon.webclient.http1.Http1ClientResponse;
 import java.io.IOException;
-import java.net.ConnectException;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,10 +29,12 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * {@code stream_options.include_usage}, and streamed back text delta by text delta through
  * {@link EngineListener#onText}; the final usage chunk gives the counts of {@link EngineListener#onFinished}.
  *
- * <p>Threads: one reader virtual thread per request blocks on the JDK {@link HttpClient} (HTTP/1.1, with the
- * connect timeout) and makes all of that request's listener calls; one timer thread per engine enforces the
- * first-token timeout. {@link EngineStream#cancel} aborts the HTTP exchange, which closes the connection, so the
- * server sees the client go and can free the request. Failures reach the listener as
+ * <p>Threads: one reader virtual thread per request sends it and reads the answer with blocking socket I/O through
+ * Helidon's HTTP/1.1 {@link Http1Client} (keep-alive connections pooled per engine, with the connect timeout), and
+ * makes all of that request's listener calls; one timer thread per engine enforces the first-token and idle
+ * timeouts. {@link EngineStream#cancel} interrupts the reader, which closes its connection (a virtual thread's
+ * blocking socket I/O is interruptible), so the server sees the client go and can free the request. Failures reach
+ * the listener as
  * {@link EngineListener#onError(dev.sluice.transport.engine.ErrorKind, String)} with a client-safe message.
  * {@link #probe} asks {@code GET /v1/models} on the caller's thread, through the same client.
  *
@@ -41,8 +44,13 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * data-parallel rank. Thread-safe.
  */
 public final class HttpEngine implements Engine {
+    /**
+     * Idle keep-alive connections kept per engine; a request beyond them opens (and then closes) its own. Helidon
+     * watches each idle one with a read that wakes every 101 ms, so the cache is kept modest.
+     */
+    private static final int CONNECTION_CACHE_SIZE = 128;
     private final HttpEngineSettings settings;
-    private final HttpClient client;
+    private final Http1Client client;
     private final ScheduledThreadPoolExecutor timers;
     private final Set<RemoteExchange> live = ConcurrentHashMap.newKeySet();
     private final String threadPrefix;
@@ -52,15 +60,37 @@ public final class HttpEngine implements Engine {
     public HttpEngine(long workerId, HttpEngineSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.threadPrefix = "sluice-remote-" + workerId + "-";
-        this.client = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
+        this.client = Http1Client.builder()
             .connectTimeout(settings.connectTimeout())
-            .followRedirects(HttpClient.Redirect.NEVER)
+            .readTimeout(socketReadTimeout(settings))
+            .followRedirects(false)
+            .keepAlive(true)
+            .shareConnectionCache(false)
+            .connectionCacheSize(CONNECTION_CACHE_SIZE)
+            .sendExpectContinue(false)
+            .servicesDiscoverServices(false)
             .build();
         this.timers = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon().name(threadPrefix + "timer")
             .factory());
         // Timers are cancelled at the first token, almost always long before they are due: drop them at once.
         timers.setRemoveOnCancelPolicy(true);
+    }
+
+    /**
+     * The socket read timeout: longer than the first-token and idle timeouts, which bound every wait (they interrupt
+     * the reader), so it never fires first. It is also how long Helidon's client keeps an idle pooled connection
+     * watched before it drops it: a connection dropped just as a request takes it fails that request, so it must not
+     * be short (with none, Helidon drops an idle connection after 101 ms). No idle limit: no read timeout.
+     */
+    static Duration socketReadTimeout(HttpEngineSettings settings) {
+        Duration most = Duration.ofMillis(Integer.MAX_VALUE);
+        if (settings.streamIdleTimeout().isZero()) {
+            return most;
+        }
+        Duration longest = settings.firstTokenTimeout().compareTo(settings.streamIdleTimeout()) > 0
+            ? settings.firstTokenTimeout() : settings.streamIdleTimeout();
+        Duration timeout = longest.plusSeconds(1);
+        return timeout.compareTo(most) > 0 ? most : timeout;
     }
 
     /**
@@ -113,13 +143,12 @@ public final class HttpEngine implements Engine {
      */
     @Override
     public ProbeResult probe() {
-        Answer<Void> answer = getModels(HttpResponse.BodyHandlers.discarding());
+        Answer answer = getModels(false);
         if (answer.failure() != null) {
             return ProbeResult.unreachable(answer.failure());
         }
-        int status = answer.response().statusCode();
-        return status / 100 == 2 ? ProbeResult.REACHABLE : ProbeResult.unreachable("GET /v1/models answered HTTP "
-            + status);
+        return answer.status() / 100 == 2 ? ProbeResult.REACHABLE : ProbeResult.unreachable("GET /v1/models answered "
+            + "HTTP " + answer.status());
     }
 
     /**
@@ -127,40 +156,48 @@ public final class HttpEngine implements Engine {
      * not be read. On the caller's thread; never throws.
      */
     public ModelListing models() {
-        Answer<byte[]> answer = getModels(HttpResponse.BodyHandlers.ofByteArray());
+        Answer answer = getModels(true);
         if (answer.failure() != null) {
             return ModelListing.failed(answer.failure());
         }
-        HttpResponse<byte[]> response = answer.response();
-        return response.statusCode() / 100 == 2 ? ModelListing.parse(response.body())
-            : ModelListing.failed("GET /v1/models answered HTTP " + response.statusCode());
+        return answer.status() / 100 == 2 ? ModelListing.parse(answer.body())
+            : ModelListing.failed("GET /v1/models answered HTTP " + answer.status());
     }
 
-    /** The response to a {@code GET}, or a client-safe message saying why there is none. */
-    private record Answer<T>(HttpResponse<T> response, String failure) {
-        static <T> Answer<T> failed(String failure) {
-            return new Answer<>(null, failure);
+    /** The status and (when asked for) body of a {@code GET}, or a client-safe message saying why there is none. */
+    private record Answer(int status, byte[] body, String failure) {
+        static Answer failed(String failure) {
+            return new Answer(0, null, failure);
         }
     }
 
-    private <T> Answer<T> getModels(HttpResponse.BodyHandler<T> body) {
+    /** Bodies of {@code GET /v1/models} beyond this are not a model listing. */
+    private static final int MAX_MODELS_BYTES = 1 << 20;
+
+    private Answer getModels(boolean withBody) {
         if (closed) {
             return Answer.failed("the engine is closed");
         }
-        HttpRequest request = HttpRequest.newBuilder(settings.modelsUri()).timeout(settings.connectTimeout())
-            .header("accept", "application/json").GET().build();
-        try {
-            return new Answer<>(client.send(request, body), null);
-        } catch (HttpConnectTimeoutException | ConnectException e) {
-            return Answer.failed(UpstreamFailure.beforeResponse(e, settings.connectTimeout()).message());
-        } catch (HttpTimeoutException e) {
-            return Answer.failed("GET /v1/models got no answer within "
-                + UpstreamFailure.describe(settings.connectTimeout()));
-        } catch (IOException e) {
+        try (Http1ClientResponse response = client.get().uri(settings.modelsUri())
+            .readTimeout(settings.connectTimeout()).header(HeaderNames.ACCEPT, "application/json").request()) {
+            int status = response.status().code();
+            byte[] body = null;
+            try (InputStream in = response.inputStream()) {
+                body = withBody ? in.readNBytes(MAX_MODELS_BYTES) : null;
+                in.transferTo(OutputStream.nullOutputStream());
+            }
+            return new Answer(status, body, null);
+        } catch (IOException | UncheckedIOException e) {
+            if (UpstreamFailure.isConnectFailure(e)) {
+                return Answer.failed(UpstreamFailure.beforeResponse(e, settings.connectTimeout()).message());
+            }
+            if (UpstreamFailure.isTimeout(e)) {
+                return Answer.failed("GET /v1/models got no answer within "
+                    + UpstreamFailure.describe(settings.connectTimeout()));
+            }
+            return Answer.failed("GET /v1/models failed: " + UpstreamFailure.rootCause(e));
+        } catch (RuntimeException e) {
             return Answer.failed("GET /v1/models failed: " + e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Answer.failed("the probe was interrupted");
         }
     }
 
@@ -179,10 +216,10 @@ public final class HttpEngine implements Engine {
             exchange.stop();
         }
         timers.shutdownNow();
-        client.shutdownNow();
+        client.closeResource();
     }
 
-    HttpClient client() {
+    Http1Client client() {
         return client;
     }
 

@@ -8,13 +8,12 @@ import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineStream;
 import dev.sluice.transport.engine.ErrorKind;
 import dev.sluice.transport.engine.FinishReason;
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.webclient.http1.Http1ClientResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.io.UncheckedIOException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,10 +24,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One request to a remote engine, run by its own reader virtual thread ({@link #run}): POST the prompt (its text,
  * or its token ids) with {@code stream: true}, read the event stream, and call the listener — one {@code onText}
- * per text delta, then one terminal callback — only from that thread. {@link #cancel}, the first-token timer and
- * the engine's close may come from any thread: the first of them to fire records why the exchange ended and aborts
- * the HTTP exchange (cancels the response future, closes the body), which wakes the reader; the reader then reports
- * that reason.
+ * per text delta, then one terminal callback — only from that thread. {@link #cancel}, the timers and the engine's
+ * close may come from any thread: the first of them to fire records why the exchange ended and interrupts the
+ * reader, whose blocking socket I/O then fails and closes the connection (never returned to the pool); the reader
+ * then reports that reason.
  */
 final class RemoteExchange implements EngineStream, Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteExchange.class);
@@ -46,9 +45,11 @@ final class RemoteExchange implements EngineStream, Runnable {
     private final HttpEngine engine;
     private final EngineRequest request;
     private final EngineListener listener;
+    private static final HeaderName REQUEST_ID = HeaderNames.create("x-request-id");
+
     private final AtomicInteger abort = new AtomicInteger(RUNNING);
-    private volatile CompletableFuture<HttpResponse<InputStream>> response;
-    private volatile InputStream body;
+    /** The reader thread, once it runs: what an abort interrupts. */
+    private volatile Thread reader;
     private volatile boolean sawText;
     /** When the last text came (reader thread writes, the idle watch reads). */
     private volatile long lastTextNs;
@@ -80,18 +81,16 @@ final class RemoteExchange implements EngineStream, Runnable {
         if (!abort.compareAndSet(RUNNING, reason)) {
             return;
         }
-        CompletableFuture<HttpResponse<InputStream>> future = response;
-        if (future != null) {
-            future.cancel(true);
-        }
-        InputStream in = body;
-        if (in != null) {
-            closeQuietly(in);
+        // The reader publishes itself before it checks the abort state: either it sees this abort, or this sees it.
+        Thread thread = reader;
+        if (thread != null && thread != Thread.currentThread()) {
+            thread.interrupt();
         }
     }
 
     @Override
     public void run() {
+        reader = Thread.currentThread();
         ScheduledFuture<?> timer = null;
         try {
             timer = engine.timers().schedule(() -> {
@@ -119,6 +118,8 @@ final class RemoteExchange implements EngineStream, Runnable {
                 watch.cancel(false);
             }
             engine.ended(this);
+            // An abort that came after the end must not outlive it (the thread ends here anyway).
+            Thread.interrupted();
         }
     }
 
@@ -144,37 +145,30 @@ final class RemoteExchange implements EngineStream, Runnable {
     }
 
     private void exchange() {
-        CompletableFuture<HttpResponse<InputStream>> future = engine.client().sendAsync(httpRequest(),
-            HttpResponse.BodyHandlers.ofInputStream());
-        response = future;
         if (abort.get() != RUNNING) {
-            future.cancel(true);
+            endAborted();
+            return;
         }
-        HttpResponse<InputStream> answer;
+        Http1ClientResponse answer;
         try {
-            answer = future.get();
-        } catch (ExecutionException e) {
+            answer = engine.client().post().uri(engine.settings().completionsUri())
+                .header(HeaderNames.CONTENT_TYPE, "application/json")
+                .header(HeaderNames.ACCEPT, "text/event-stream")
+                .header(REQUEST_ID, request.requestId())
+                .submit(requestBody());
+        } catch (RuntimeException e) {
             if (abort.get() != RUNNING) {
                 endAborted();
             } else {
-                fail(UpstreamFailure.beforeResponse(e.getCause(), engine.settings().connectTimeout()));
+                fail(UpstreamFailure.beforeResponse(e, engine.settings().connectTimeout()));
             }
             return;
-        } catch (CancellationException e) {
-            endAborted();
-            return;
-        } catch (InterruptedException e) {
-            // Nobody interrupts reader threads; if it happens anyway, end the request as if the engine stopped.
-            abort(STOPPED);
-            endAborted();
-            return;
         }
-        try (InputStream in = answer.body()) {
-            body = in;
+        try (answer; InputStream in = answer.inputStream()) {
             if (abort.get() != RUNNING) {
                 endAborted();
-            } else if (answer.statusCode() != 200) {
-                fail(UpstreamFailure.httpStatus(answer.statusCode(), in.readNBytes(MAX_ERROR_BODY_BYTES),
+            } else if (answer.status().code() != 200) {
+                fail(UpstreamFailure.httpStatus(answer.status().code(), in.readNBytes(MAX_ERROR_BODY_BYTES),
                     engine.settings().model()));
             } else {
                 read(in);
@@ -182,7 +176,7 @@ final class RemoteExchange implements EngineStream, Runnable {
                     drain(in);
                 }
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             if (abort.get() != RUNNING) {
                 endAborted();
             } else {
@@ -219,7 +213,7 @@ final class RemoteExchange implements EngineStream, Runnable {
         }
     }
 
-    private HttpRequest httpRequest() {
+    private byte[] requestBody() {
         ObjectNode json = JSON.createObjectNode().put("model", engine.settings().model());
         if (request.promptText() != null) {
             json.put("prompt", request.promptText());
@@ -231,18 +225,11 @@ final class RemoteExchange implements EngineStream, Runnable {
         }
         json.put("max_tokens", request.maxTokens()).put("stream", true);
         json.putObject("stream_options").put("include_usage", true);
-        byte[] bytes;
         try {
-            bytes = JSON.writeValueAsBytes(json);
+            return JSON.writeValueAsBytes(json);
         } catch (IOException e) {
             throw new IllegalStateException("cannot write a request body to memory", e);
         }
-        return HttpRequest.newBuilder(engine.settings().completionsUri())
-            .header("content-type", "application/json")
-            .header("accept", "text/event-stream")
-            .header("x-request-id", request.requestId())
-            .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
-            .build();
     }
 
     private void endAborted() {
@@ -311,16 +298,8 @@ final class RemoteExchange implements EngineStream, Runnable {
             while (total < MAX_DRAIN_BYTES && (n = in.read(skip)) >= 0) {
                 total += n;
             }
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
             // The connection is simply not reused.
-        }
-    }
-
-    private static void closeQuietly(InputStream in) {
-        try {
-            in.close();
-        } catch (IOException e) {
-            // Closing only aborts the exchange; there is nothing left to report.
         }
     }
 }

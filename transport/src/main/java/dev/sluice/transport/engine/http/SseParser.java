@@ -67,6 +67,17 @@ final class SseParser {
     }
 
     private void endLine() {
+        if (lineLength >= 5 && line[0] == 'd' && line[1] == 'a' && line[2] == 't' && line[3] == 'a' && line[4] == ':') {
+            // The line of nearly every event: decode only its value.
+            int from = lineLength > 5 && line[5] == ' ' ? 6 : 5;
+            if (hasData) {
+                data.append('\n');
+            }
+            data.append(new String(line, from, lineLength - from, StandardCharsets.UTF_8));
+            hasData = true;
+            lineLength = 0;
+            return;
+        }
         String text = new String(line, 0, lineLength, StandardCharsets.UTF_8);
         lineLength = 0;
         if (text.isEmpty()) {

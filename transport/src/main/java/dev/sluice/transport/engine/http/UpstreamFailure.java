@@ -5,8 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.transport.engine.ErrorKind;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.http.HttpConnectTimeoutException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * A remote engine's failure as the frontend passes it on: a kind (which decides the client's status) and a
@@ -21,14 +22,36 @@ record UpstreamFailure(ErrorKind kind, String message) {
 
     /** No response arrived: the connection failed or timed out, or the request could not be sent. */
     static UpstreamFailure beforeResponse(Throwable cause, Duration connectTimeout) {
-        if (cause instanceof HttpConnectTimeoutException) {
+        Throwable root = rootCause(cause);
+        if (isConnectFailure(cause) && root instanceof SocketTimeoutException) {
             return new UpstreamFailure(ErrorKind.UNAVAILABLE, "the engine did not accept a connection within "
                 + describe(connectTimeout));
         }
-        if (cause instanceof ConnectException) {
+        if (root instanceof ConnectException) {
             return new UpstreamFailure(ErrorKind.UNAVAILABLE, "the engine refused the connection");
         }
         return new UpstreamFailure(ErrorKind.UNAVAILABLE, "the engine could not be reached");
+    }
+
+    /** True when {@code failure} (or what caused it) is a refused or timed-out connection attempt. */
+    static boolean isConnectFailure(Throwable failure) {
+        Throwable root = rootCause(failure);
+        return root instanceof ConnectException || root instanceof SocketTimeoutException && root.getMessage() != null
+            && root.getMessage().toLowerCase(Locale.ROOT).contains("connect");
+    }
+
+    /** True when {@code failure} (or what caused it) is a socket timeout. */
+    static boolean isTimeout(Throwable failure) {
+        return rootCause(failure) instanceof SocketTimeoutException;
+    }
+
+    /** The innermost cause of {@code failure} (Helidon's client wraps socket errors in unchecked ones). */
+    static Throwable rootCause(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root;
     }
 
     /**
@@ -64,7 +87,7 @@ record UpstreamFailure(ErrorKind kind, String message) {
         JsonNode error = body == null ? null : body.path("error");
         boolean aboutModel = error != null && (error.path("param").asText("").equals("model")
             || error.path("code").asText("").equals("model_not_found")
-            || error.path("message").asText("").toLowerCase(java.util.Locale.ROOT).contains("model"));
+            || error.path("message").asText("").toLowerCase(Locale.ROOT).contains("model"));
         return aboutModel ? "the engine does not serve the model `" + model + "` (HTTP 404); start it with that "
             + "model or give serve the engine's name with --engine-model"
             : "the engine has no /v1/completions at its URL (HTTP 404); check --engine-url";

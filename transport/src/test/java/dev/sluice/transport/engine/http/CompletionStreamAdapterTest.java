@@ -86,4 +86,24 @@ class CompletionStreamAdapterTest {
         assertEquals("the engine failed the request: ".length() + CompletionStreamAdapter.MAX_MESSAGE_CHARS + 3,
             adapter.errorMessage().length());
     }
+
+    @Test
+    void shouldReadUnusualChunksAsTheTreeReadingWould() {
+        feed("data: {\"choices\":[{\"text\":null,\"delta\":{\"content\":\"ignored: text is present\"}}]}\n\n"
+            + "data: {\"choices\":[\"odd\",{\"text\":\"second choice\"}],\"usage\":[1]}\n\n"
+            + "data: {\"x\":{\"choices\":[]},\"choices\":[{\"finish_reason\":\"length\",\"text\":\"é\\n\"}]}\n\n"
+            + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":\"7\",\"completion_tokens\":null}}\n\n");
+        assertEquals(List.of("é\n"), texts, "a null text hides the delta; only the first choice counts");
+        assertEquals(FinishReason.LENGTH, adapter.finishReason());
+        assertEquals(7, adapter.promptTokens(), "a count given as a string, as Jackson's tree reads it");
+        assertEquals(-1, adapter.completionTokens(), "a null count is not reported");
+        assertNull(adapter.errorKind());
+    }
+
+    @Test
+    void shouldFailOnATruncatedChunkEvenWhenItsStartLooksOrdinary() {
+        adapter.onEvent("message", "{\"choices\":[{\"text\":\"a\"}]");
+        assertEquals("the engine sent a malformed stream event", adapter.errorMessage());
+        assertEquals(List.of(), texts);
+    }
 }

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# CPU per forwarded request, called by perf/http-overhead.sh (and runnable alone): `sluice serve --engine-url` (with
+# the journal and admission, as deployed; and with --no-journal) and HAProxy in front of the same
+# `sluice mock-engine --speedup-ratio 1000`; `wrk -t1 -c16` after a warm-up, non-streaming and streaming chat, 16
+# output tokens. CPU is utime + stime from /proc/PID/stat of each proxy process over the measured run, divided by the
+# requests wrk completed. Also the p50 of one connection and the throughput at 32. Prints Markdown on stdout; the
+# processes it starts are stopped on exit.
+# Usage: perf/proxy-cpu.sh OUT_DIR [SECONDS, default 10] [WARMUP_SECONDS, default 15]
+set -euo pipefail
+source "$(dirname "$0")/../scripts/lib.sh"
+mkdir -p "$1"
+out="$(cd "$1" && pwd)"
+cd "$SLUICE_ROOT"
+secs="${2:-10}"
+warmup="${3:-15}"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+if ! command -v wrk > /dev/null || ! command -v haproxy > /dev/null; then
+    echo "Skipped: \`wrk\` or \`haproxy\` is missing (as root: \`apt-get install -y wrk haproxy\`)."
+    exit 0
+fi
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+await_port() {
+    for _ in $(seq 1 300); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "port $1 did not open" >&2
+    return 1
+}
+# utime + stime of process $1 in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# read and write system calls of process $1 so far: "reads writes" (0 0 where /proc/PID/io cannot be read).
+syscalls() { awk '$1 == "syscr:" { r = $2 } $1 == "syscw:" { w = $2 } END { print r + 0, w + 0 }' "/proc/$1/io" \
+    2> /dev/null || echo "0 0"; }
+tick_us=$(awk -v hz="$(getconf CLK_TCK)" 'BEGIN { print 1e6 / hz }')
+
+engine_port=$(free_port)
+scripts/sluice mock-engine --port "$engine_port" --speedup-ratio 1000 --model-name sluice-sim \
+    > "$out/engine.log" 2>&1 & pids+=($!)
+journal_port=$(free_port)
+rm -rf "$out/journal"
+SLUICE_JAVA_OPTS="${PROXY_CPU_JFR:+-XX:StartFlightRecording=filename=$out/serve-journal.jfr,settings=profile}" \
+    scripts/sluice serve --http-host 127.0.0.1 --http-port "$journal_port" --journal-dir "$out/journal" \
+    --engine-url "http://127.0.0.1:$engine_port" > "$out/serve-journal.log" 2>&1 & pids+=($!)
+journal_pid=$!
+plain_port=$(free_port)
+scripts/sluice serve --http-host 127.0.0.1 --http-port "$plain_port" --no-journal \
+    --engine-url "http://127.0.0.1:$engine_port" > "$out/serve-plain.log" 2>&1 & pids+=($!)
+plain_pid=$!
+haproxy_port=$(free_port)
+cat > "$out/haproxy.cfg" <<CFG
+global
+    maxconn 4096
+defaults
+    mode http
+    http-reuse always
+    timeout connect 5s
+    timeout client 60s
+    timeout server 60s
+    timeout queue 30s
+frontend front
+    bind 127.0.0.1:$haproxy_port
+    default_backend engine
+backend engine
+    server engine 127.0.0.1:$engine_port maxconn 64
+CFG
+haproxy -f "$out/haproxy.cfg" -db > "$out/haproxy.log" 2>&1 & pids+=($!)
+haproxy_pid=$!
+for port in "$engine_port" "$journal_port" "$plain_port" "$haproxy_port"; do await_port "$port"; done
+
+for stream in false true; do
+    cat > "$out/post-$stream.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"model":"sluice-sim","max_tokens":16,"stream":$stream,'
+    .. '"messages":[{"role":"user","content":"hello there"}]}'
+LUA
+done
+
+# Prints "requests p50_us req_per_s non2xx" for one wrk run: $1 url, $2 connections, $3 stream, $4 seconds.
+run_wrk() {
+    local log="$out/wrk-$(echo "$1" | tr -c 'a-z0-9' '_')-c$2-$3.txt"
+    wrk -t1 -c"$2" -d"$4s" --latency -s "$out/post-$3.lua" "$1/v1/chat/completions" > "$log" 2>&1
+    awk '
+        function us(v) {
+            if (v ~ /us$/) return v + 0
+            if (v ~ /ms$/) return v * 1000
+            if (v ~ /s$/) return v * 1e6
+            return v
+        }
+        $1 == "50%" { p50 = us($2) } $1 == "Requests/sec:" { rps = $2 }
+        / requests in / { n = $1 } /Non-2xx/ { bad = $NF }
+        END { printf "%d %.0f %.0f %d\n", n, p50, rps, bad + 0 }' "$log"
+}
+
+# $1 / $2 with two decimals (0 when $2 is 0).
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+
+echo "### CPU per forwarded request"
+echo
+echo "\`scripts/sluice serve --engine-url\` (journal on in \`$out/journal\`, admission on; and \`--no-journal\`) and"
+echo "HAProxy (\`http-reuse always\`, \`server ... maxconn 64\`; config \`$out/haproxy.cfg\`) in front of the same"
+echo "\`scripts/sluice mock-engine --speedup-ratio 1000\`; chat completion, 16 output tokens. Each path is warmed"
+echo "${warmup} s with \`wrk -t1 -c16\`, then measured ${secs} s with \`wrk -t1 -c16\`: CPU is utime + stime of the"
+echo "proxy process (\`/proc/PID/stat\`) over that run divided by the requests completed. Then p50 with one"
+echo "connection and req/s with 32 (${secs} s each). All on the same $(nproc) cores as the engine and wrk; \"x\""
+echo "columns are ratios to HAProxy in the same mode, \"+\" the added p50 over HAProxy's; reads and writes are the"
+echo "proxy's read and write system calls per request over the c=16 run (\`/proc/PID/io\` syscr, syscw; HAProxy's"
+echo "recv and send are not counted there). Non-2xx counts the answers other than 200 over the three runs."
+echo
+echo "| path | stream | CPU/req µs | x | req/s c=16 | x | req/s c=32 | x | p50 µs c=1 | + | p50 µs c=16 | reads |" \
+    "writes | non-2xx |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+for stream in false true; do
+    for row in "HAProxy|$haproxy_port|$haproxy_pid" "sluice serve, journal on|$journal_port|$journal_pid" \
+        "sluice serve --no-journal|$plain_port|$plain_pid"; do
+        IFS='|' read -r name port pid <<< "$row"
+        url="http://127.0.0.1:$port"
+        run_wrk "$url" 16 "$stream" "$warmup" > /dev/null
+        before=$(cpu_ticks "$pid")
+        read -r r0 w0 < <(syscalls "$pid")
+        read -r n p50 rps16 bad < <(run_wrk "$url" 16 "$stream" "$secs")
+        after=$(cpu_ticks "$pid")
+        read -r r1 w1 < <(syscalls "$pid")
+        cpu=$(awk -v t=$((after - before)) -v us="$tick_us" -v n="$n" \
+            'BEGIN { printf "%.1f", (n > 0 ? t * us / n : 0) }')
+        read -r _ p1 _ bad1 < <(run_wrk "$url" 1 "$stream" "$secs")
+        read -r _ _ rps32 bad32 < <(run_wrk "$url" 32 "$stream" "$secs")
+        reads=$(ratio $((r1 - r0)) "$n")
+        writes=$(ratio $((w1 - w0)) "$n")
+        if [ "$name" = HAProxy ]; then
+            hcpu="$cpu"; hp1="$p1"; h16="$rps16"; h32="$rps32"
+            # HAProxy calls recv and send, which syscr and syscw do not count.
+            reads="—"; writes="—"
+        fi
+        echo "| $name | $stream | $cpu | $(ratio "$cpu" "$hcpu") | $rps16 | $(ratio "$rps16" "$h16") |" \
+            "$rps32 | $(ratio "$rps32" "$h32") | $p1 | $((p1 - hp1)) | $p50 | $reads | $writes |" \
+            "$((bad + bad1 + bad32)) |"
+    done
+done
