@@ -35,13 +35,19 @@ final class RecordedInputs {
     };
 
     private final LongHashSet preempted = new LongHashSet();
+    private final boolean reproducesPreemptions;
 
-    /** For a run with no preemptions to reproduce (a retimed what-if run, where none is agreed). */
+    /**
+     * For a retimed what-if run: no preemption is agreed, and a recorded preemption is fed as the victim's abort at
+     * its recorded time (the victim then ends where it did).
+     */
     RecordedInputs() {
+        reproducesPreemptions = false;
     }
 
     /** For a replay of {@code records}: the lifecycles they show preempted are given up again. */
     RecordedInputs(List<JournalRecord> records) {
+        reproducesPreemptions = true;
         for (JournalRecord record : records) {
             if (record instanceof JournalRecord.Aborted a && preempted(a)) {
                 preempted.add(a.lifecycleId());
@@ -77,7 +83,7 @@ final class RecordedInputs {
                 }
             }
             case JournalRecord.Aborted x -> {
-                if (!preempted(x)) {
+                if (!reproducesPreemptions || !preempted(x)) {
                     router.aborted(replayId, null);
                 }
             }

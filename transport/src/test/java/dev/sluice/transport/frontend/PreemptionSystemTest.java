@@ -7,7 +7,12 @@ import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyEvent;
 import dev.sluice.core.api.ClassifyRequest;
+import dev.sluice.core.audit.JournalRun;
+import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.config.RouterPolicyLoader;
+import dev.sluice.core.journal.JournalContext;
+import dev.sluice.core.replay.DecisionComparison;
+import dev.sluice.core.replay.ReplayVerifier;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.transport.engine.EngineRuntimeConfig;
@@ -19,17 +24,21 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Preemption over HTTP: a frontend on one remote engine (busy at any prefill), a bulk request held by the engine
  * before its first token, then an interactive one. The bulk client gets 503 {@code preempted} with a
  * {@code Retry-After}, its classifier exactly one Aborted with that cause, the engine request is cancelled, the
- * interactive request completes on the freed engine, and {@code /metrics} counts the preemption.
+ * interactive request completes on the freed engine, {@code /metrics} counts the preemption, and the journaled run
+ * replays ({@code replay --verify}'s check) with the preemption reproduced.
  */
 class PreemptionSystemTest {
     private static final String MODEL = "m";
@@ -45,6 +54,9 @@ class PreemptionSystemTest {
 
     /** Each Aborted's cause reason, kept at delivery (an event is valid only during its onEvent call). */
     private final List<String> aborts = new CopyOnWriteArrayList<>();
+    @TempDir
+    Path journal;
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @Test
@@ -70,7 +82,9 @@ class PreemptionSystemTest {
                 Duration.ofSeconds(30), new EngineRuntimeConfig(16_384, 16, 8192, 256, 1));
             try (Frontend frontend = Frontend.start(new FrontendSettings("127.0.0.1", 0, MODEL, 1 << 20, 16, 529,
                 null, Duration.ofSeconds(1), context,
-                new EngineSetup.Remote(List.of(settings), WorkerHealthSettings.OFF), null))) {
+                new EngineSetup.Remote(List.of(settings), WorkerHealthSettings.OFF), new JournalSetup(
+                new JournalContext(journal), "policy.yaml", POLICY, "default", OptionalDouble.empty(),
+                QueuePolicy.FCFS)))) {
                 String base = "http://127.0.0.1:" + frontend.port();
                 CompletableFuture<HttpResponse<String>> held = http.sendAsync(completion(base, "bulk", "hang"),
                     HttpResponse.BodyHandlers.ofString());
@@ -97,6 +111,10 @@ class PreemptionSystemTest {
                     metrics.body());
             }
         }
+        JournalRun run = JournalRun.read(journal, null).get(0);
+        DecisionComparison.Result replay = ReplayVerifier.verify(run);
+        assertEquals(List.of(), replay.differences());
+        assertEquals(2, replay.dispatches());
     }
 
     private static HttpRequest completion(String base, String family, String word) {
