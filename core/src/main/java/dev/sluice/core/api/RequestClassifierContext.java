@@ -15,11 +15,18 @@ public final class RequestClassifierContext {
     private final Supplier<List<RequestClassifierWorker>> workers;
     private final NanoClock clock;
     private final ClassifierTimers timers;
+    private final KvInUseView kvInUse;
 
     /** A context without periodic work (tasks given to {@link #timers()} never run): for unit tests. */
     public RequestClassifierContext(String model, int blockSize, Supplier<List<RequestClassifierWorker>> workers,
                                     NanoClock clock) {
-        this(model, blockSize, workers, clock, ClassifierTimers.NONE);
+        this(model, blockSize, workers, clock, ClassifierTimers.NONE, KvInUseView.NONE);
+    }
+
+    /** A context without a view of the KV in use (every rank reads as unknown). */
+    public RequestClassifierContext(String model, int blockSize, Supplier<List<RequestClassifierWorker>> workers,
+                                    NanoClock clock, ClassifierTimers timers) {
+        this(model, blockSize, workers, clock, timers, KvInUseView.NONE);
     }
 
     /**
@@ -28,9 +35,10 @@ public final class RequestClassifierContext {
      * @param workers   a non-blocking snapshot of the registered worker ranks; must not do I/O.
      * @param clock     the router's monotonic clock.
      * @param timers    periodic work on the router's scheduler thread.
+     * @param kvInUse   the KV blocks in use per rank, read on the scheduler thread.
      */
     public RequestClassifierContext(String model, int blockSize, Supplier<List<RequestClassifierWorker>> workers,
-                                    NanoClock clock, ClassifierTimers timers) {
+                                    NanoClock clock, ClassifierTimers timers, KvInUseView kvInUse) {
         this.model = Objects.requireNonNull(model, "model");
         if (blockSize <= 0) {
             throw new IllegalArgumentException("blockSize must be > 0, was " + blockSize);
@@ -39,6 +47,7 @@ public final class RequestClassifierContext {
         this.workers = Objects.requireNonNull(workers, "workers");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.timers = Objects.requireNonNull(timers, "timers");
+        this.kvInUse = Objects.requireNonNull(kvInUse, "kvInUse");
     }
 
     public String model() {
@@ -62,6 +71,11 @@ public final class RequestClassifierContext {
     /** Periodic work on the scheduler thread, e.g. a reconcile loop. */
     public ClassifierTimers timers() {
         return timers;
+    }
+
+    /** The KV blocks in use per rank now; read only on the scheduler thread. */
+    public KvInUseView kvInUse() {
+        return kvInUse;
     }
 
     @Override

@@ -12,8 +12,8 @@ import java.util.OptionalLong;
 final class PolicyClassReader {
     static final List<String> KEYS = List.of("name", "policy_family", "cache_bucket", "queue_policy", "quantum",
         "prefill_busy_threshold", "prefill_busy_threshold_frac", "request_queue_limit_per_worker",
-        "raw_isl_token_queue_limit_per_worker", "cached_token_queue_limit_per_worker", "preemptible",
-        "preemption_priority");
+        "raw_isl_token_queue_limit_per_worker", "cached_token_queue_limit_per_worker", "tenant_fairness", "vtc",
+        "preemptible", "preemption_priority");
 
     /**
      * A validated class with the values later profile checks point at.
@@ -68,7 +68,8 @@ final class PolicyClassReader {
         PolicyClassSpec spec = new PolicyClassSpec(name, familyName, bucketName, queuePolicy, quantum,
             optionalLong(map, "prefill_busy_threshold"), frac, optionalLong(map, "request_queue_limit_per_worker"),
             optionalLong(map, "raw_isl_token_queue_limit_per_worker"),
-            optionalLong(map, "cached_token_queue_limit_per_worker"), preemption(map));
+            optionalLong(map, "cached_token_queue_limit_per_worker"),
+            TenantFairnessReader.read(map.get("tenant_fairness"), map.get("vtc")), preemption(map));
         return new ParsedClass(spec, nameValue, family);
     }
 

@@ -94,7 +94,17 @@ public final class ProfileDescriber {
         String binding = spec.isMatrixClass()
             ? "family " + spec.policyFamily() + ", bucket " + spec.cacheBucket() : "explicit";
         return spec.name() + ": " + binding + "; " + spec.queuePolicy().yamlName() + ", quantum " + spec.quantum()
-            + "; " + busy(spec) + "; " + limits(spec) + preemption(spec.preemption());
+            + "; " + busy(spec) + "; " + limits(spec) + fairness(spec.tenantFairness())
+            + preemption(spec.preemption());
+    }
+
+    private static String fairness(TenantFairness f) {
+        if (!f.enabled()) {
+            return "";
+        }
+        return "; tenant fairness vtc (prompt " + f.promptWeight() + ", cached " + f.cachedWeight() + ", output "
+            + f.outputWeight() + ", up to " + f.maxTenants() + " tenants"
+            + (f.tenantWeights().isEmpty() ? "" : ", weights " + new java.util.TreeMap<>(f.tenantWeights())) + ")";
     }
 
     /** Nothing for a class without the preemption keys, so descriptions of Dynamo's files are unchanged. */

@@ -164,6 +164,12 @@ public final class CompositeObserver implements SchedulerObserver {
     }
 
     @Override
+    public void onTenantShares(long nowNs, int classIndex, int activeTenants, double[] topShares) {
+        fanOut("onTenantShares", nowNs, ((long) classIndex << 32) | (activeTenants & 0xffffffffL), topShares, null,
+            (o, now, packed, shares, none) -> o.onTenantShares(now, (int) (packed >>> 32), (int) packed, shares));
+    }
+
+    @Override
     public void onPolicyReloaded(long nowNs, PolicyChange change) {
         fanOut("onPolicyReloaded", nowNs, 0L, change, null, (o, now, unused, c, none) -> o.onPolicyReloaded(now, c));
     }

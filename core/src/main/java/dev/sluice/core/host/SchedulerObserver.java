@@ -69,6 +69,15 @@ public interface SchedulerObserver {
     }
 
     /**
+     * Once a second (router clock) for each class with tenant fairness: how many tenants have a request queued or in
+     * service, and the shares of the class's tracked service held by its most served tenants, largest first (no
+     * tenant names: bounded for metrics). {@code topShares} is reused; copy what you keep. Not a decision and not
+     * journaled.
+     */
+    default void onTenantShares(long nowNs, int classIndex, int activeTenants, double[] topShares) {
+    }
+
+    /**
      * A reloaded router policy took effect, between two duty cycles; {@link #onRequeued} follows for each queued
      * request it moved. Later records' class indices are the new profile's.
      */

@@ -15,6 +15,8 @@ final class ClassQueue {
     final int index;
     final PolicyClassSpec spec;
     final Lane shared;
+    /** The shared lane split by tenant when the class is tenant-fair, else {@code null} (then {@link #shared}). */
+    final TenantLanes tenants;
     private final LaneIndex exactIndex = new LaneIndex();
     private final ReadyClasses ready;
     private final LaneParking parking;
@@ -33,12 +35,18 @@ final class ClassQueue {
         this.ready = ready;
         this.parking = parking;
         this.shared = new Lane(this, null, null);
+        this.tenants = spec.tenantFairness().enabled() ? new TenantLanes(this, spec.tenantFairness()) : null;
     }
 
     void add(QueueEntry entry) {
         WorkerWithDpRank worker = entry.lane();
+        if (tenants != null) {
+            tenants.add(entry, worker == null);
+        }
         if (worker == null) {
-            shared.add(entry);
+            if (tenants == null) {
+                shared.add(entry);
+            }
             ready.sharedQueued(index, true);
         } else {
             Lane lane = exactLane(worker);
@@ -59,10 +67,13 @@ final class ClassQueue {
 
     void remove(QueueEntry entry) {
         Lane lane = entry.heap;
-        boolean wasHead = lane.remove(entry);
-        if (lane == shared) {
+        if (lane.tenant >= 0) {
+            tenants.removeFromLane(lane, entry);
+            ready.sharedQueued(index, tenants.queued > 0);
+        } else if (lane == shared) {
+            lane.remove(entry);
             ready.sharedQueued(index, shared.size() > 0);
-        } else if (wasHead && lane.indexPos >= 0) {
+        } else if (lane.remove(entry) && lane.indexPos >= 0) {
             if (lane.size() == 0) {
                 exactIndex.remove(lane);
                 ready.exactReady(index, exactIndex.size() > 0);
@@ -88,9 +99,9 @@ final class ClassQueue {
             return candidate;
         }
         QueueEntry best = null;
-        if (shared.size() > 0 && !ready.isSharedParked(index)) {
+        if (sharedSize() > 0 && !ready.isSharedParked(index)) {
             if (gate.sharedDispatchable(spec)) {
-                best = shared.peek();
+                best = tenants == null ? shared.peek() : tenants.peek();
             } else {
                 ready.parkShared(index);
             }
@@ -115,10 +126,15 @@ final class ClassQueue {
         return best;
     }
 
+    /** Entries in the shared lane (all tenants' lanes of a tenant-fair class). */
+    int sharedSize() {
+        return tenants == null ? shared.size() : tenants.queued;
+    }
+
     /** Removes every entry, shared lane first, into {@code out} (a policy reload); the caller updates deadlines. */
     void drainInto(java.util.List<QueueEntry> out) {
         QueueEntry head;
-        while ((head = shared.peek()) != null) {
+        while ((head = tenants == null ? shared.peek() : tenants.peek()) != null) {
             remove(head);
             out.add(head);
         }

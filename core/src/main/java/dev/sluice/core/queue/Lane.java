@@ -19,6 +19,8 @@ final class Lane extends IntrusiveHeap {
     final WorkerWithDpRank worker;
     /** The parked-lane list of {@link #worker}; {@code null} for the shared lane. */
     final WorkerLanes workerLanes;
+    /** The tenant slot of a tenant lane (a shared lane of one tenant in a tenant-fair class), else -1. */
+    final int tenant;
     /** Exact lanes only; while set the lane is out of the index and linked into {@link #workerLanes}. */
     boolean parked;
     /** Position of the lane's head in the class's {@link LaneIndex}, or -1. */
@@ -27,10 +29,15 @@ final class Lane extends IntrusiveHeap {
     Lane nextParked;
 
     Lane(ClassQueue owner, WorkerWithDpRank worker, WorkerLanes workerLanes) {
+        this(owner, worker, workerLanes, -1);
+    }
+
+    Lane(ClassQueue owner, WorkerWithDpRank worker, WorkerLanes workerLanes, int tenant) {
         super(LANE_ENTRIES, 4);
         this.owner = owner;
         this.worker = worker;
         this.workerLanes = workerLanes;
+        this.tenant = tenant;
     }
 
     /** Adds an entry; true when it became the head. */

@@ -10,6 +10,11 @@ import dev.sluice.core.config.PolicyProfile;
  * (strict priority, then earliest deadline, then the FCFS or WSPT score, then arrival), lane-local head-of-line
  * blocking, and deficit round robin across classes charged in scheduling-cost tokens.
  *
+ * <p><b>Tenant fairness.</b> A class with {@code tenant_fairness: vtc} splits its shared lane by tenant
+ * ({@link TenantLanes}): a poll takes the head of the tenant charged least, charges it the prompt, and
+ * {@link #serviceEnded} charges the generated tokens; the scheduler must call it once at the end of every dispatched
+ * request's service (completion, abort, rejection after the poll, retry).
+ *
  * <p>Every operation is O(log n) in the queued entries (a poll also visits each ready class at most once) and, once
  * the lanes of the workers in use exist and the arrays have grown, allocates nothing; only a rejection allocates
  * its {@link QueueRejection}.
@@ -91,7 +96,20 @@ public final class PolicyQueues {
             return false;
         }
         detach(lane.owner, entry);
+        dropped(lane.owner, entry);
         return true;
+    }
+
+    /**
+     * The service of a dispatched entry ended (completed, aborted, rejected after the poll, or sent back for a retry):
+     * a tenant-fair class charges its tenant the generated tokens and stops holding the tenant for it. Safe to call
+     * for any entry, once or more; only the first call after a dispatch counts.
+     */
+    public void serviceEnded(QueueEntry entry, long outputTokens) {
+        TenantLanes servedBy = entry.servedBy;
+        if (servedBy != null) {
+            servedBy.ended(entry, outputTokens);
+        }
     }
 
     /**
@@ -108,6 +126,9 @@ public final class PolicyQueues {
         if (next != null) {
             ClassQueue cq = classes[next.classIndex()];
             detach(cq, next);
+            if (cq.tenants != null) {
+                cq.tenants.dispatched(next);
+            }
             drr.settle(cq);
         }
         return next;
@@ -123,7 +144,9 @@ public final class PolicyQueues {
         int count = 0;
         QueueEntry entry;
         while ((entry = deadlines.peek()) != null && entry.dueAt() <= nowNs) {
-            detach(classes[entry.classIndex()], entry);
+            ClassQueue cq = classes[entry.classIndex()];
+            detach(cq, entry);
+            dropped(cq, entry);
             expired.onExpired(entry);
             count++;
         }
@@ -175,6 +198,43 @@ public final class PolicyQueues {
     /** The class the next DRR ring pass starts from. */
     public int roundCursor() {
         return drr.cursor();
+    }
+
+    /** Whether the class shares its dispatches between tenants (VTC). */
+    public boolean tenantFair(int classIndex) {
+        return classes[classIndex].tenants != null;
+    }
+
+    /** Tenants of a tenant-fair class with a request queued or in service; 0 for another class. */
+    public int activeTenants(int classIndex) {
+        TenantLanes t = classes[classIndex].tenants;
+        return t == null ? 0 : t.activeTenants();
+    }
+
+    /**
+     * Fills {@code shares} with the shares of the class's tracked service held by its most served tenants, largest
+     * first; zeros for a class without tenant fairness. O(tracked tenants · shares.length): for metrics, not per
+     * request.
+     */
+    public void topTenantShares(int classIndex, double[] shares) {
+        TenantLanes t = classes[classIndex].tenants;
+        if (t == null) {
+            java.util.Arrays.fill(shares, 0.0);
+        } else {
+            t.topShares(shares);
+        }
+    }
+
+    /** A tenant's virtual counter in a tenant-fair class (NaN when not tracked or the class has none). */
+    public double tenantCounter(int classIndex, String tenant) {
+        TenantLanes t = classes[classIndex].tenants;
+        return t == null ? Double.NaN : t.counter(tenant);
+    }
+
+    private static void dropped(ClassQueue cq, QueueEntry entry) {
+        if (cq.tenants != null) {
+            cq.tenants.dropped(entry);
+        }
     }
 
     /**

@@ -20,6 +20,7 @@ public abstract class QueueEntry {
     private double priorityJump;
     private long enqueuedAt;
     private WorkerWithDpRank lane;
+    private String tenant;
 
     // Queue bookkeeping, owned by PolicyQueues: enqueue order, the FCFS/WSPT key fixed at enqueue (EntryOrder),
     // the position in the lane heap and in the deadline heap, and the lane holding the entry (null when not queued).
@@ -28,6 +29,11 @@ public abstract class QueueEntry {
     int heapIndex = -1;
     int dueIndex = -1;
     Lane heap;
+    // Tenant fairness (TenantLanes): the tenant's slot in its class (-1 when the class has none), and the tenant
+    // table that charged it at dispatch, whose slot it holds until its service ends (a policy reload may have
+    // replaced the queues meanwhile: the end is still charged where the dispatch was).
+    int tenantSlot = -1;
+    TenantLanes servedBy;
 
     /**
      * Takes the queue snapshot; call before {@link PolicyQueues#enqueue}.
@@ -65,6 +71,25 @@ public abstract class QueueEntry {
         rawIslTokens = 0;
         cachedTokens = 0;
         costTokens = 1;
+        tenant = null;
+        tenantSlot = -1;
+        servedBy = null;
+    }
+
+    /**
+     * Sets the tenant a tenant-fair class charges this entry to ({@code null}: the shared tenant of the
+     * anonymous); call before {@link PolicyQueues#enqueue}, never while queued.
+     */
+    public final void setQueueTenant(String tenantName) {
+        if (heap != null) {
+            throw new IllegalStateException("the queue snapshot is immutable while queued");
+        }
+        this.tenant = tenantName;
+    }
+
+    /** The tenant set by {@link #setQueueTenant}, or {@code null}. */
+    public final String queueTenant() {
+        return tenant;
     }
 
     /**

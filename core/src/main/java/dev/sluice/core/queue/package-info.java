@@ -6,6 +6,8 @@
  *                                                                           shared lane | one lane per pinned worker
  *   dispatch: DRR across classes (quantum in cost tokens) ─▶ best dispatchable lane head ─▶ worker selection
  *             inside a class: strict priority ▸ earliest due_at ▸ fcfs|wspt score ▸ arrival
+ *             tenant_fairness: vtc: the shared lane is one lane per tenant; the head of the least charged tenant
+ *             goes (TenantLanes: counters charged at dispatch and at the end of service, a min-heap of tenants)
  *
  *   PolicyQueues ─┬─ ClassQueue[]  (ring order) ─┬─ Lane shared            intrusive heap of QueueEntry
  *                 │                              ├─ Lane per pinned worker  (Object2ObjectHashMap by worker)

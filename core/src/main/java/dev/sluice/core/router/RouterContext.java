@@ -334,7 +334,7 @@ public final class RouterContext {
                                          PluginCallGuard guard, RouterCounters counters) {
         GenerationTimers timers = new GenerationTimers(periodic);
         RequestClassifierContext classifierContext = new RequestClassifierContext(model, blockSize,
-            workers::snapshot, clock, timers);
+            workers::snapshot, clock, timers, workers::usedKvBlocks);
         RequestClassifier classifier = factory == null ? new RequestClassifier() { }
             : Objects.requireNonNull(factory.create(classifierContext),
                 "the request classifier factory returned null");

@@ -147,6 +147,7 @@ final class AdmissionFlow implements Timers.Expiry {
         long cost = request.costOverride() > 0 ? request.costOverride() : Math.max(1, uncached);
         request.setQueueSnapshot(classIndex, raw, cached, cost, request.dueAt(), request.strictPriorityIn,
             request.priorityJumpIn, nowNs, request.pinnedWorker());
+        request.setQueueTenant(request.tenant());
         QueueRejection rejection = queues.enqueue(request, workers.count(), workers);
         if (rejection != null) {
             counters.increment(RouterCounters.Counter.QUEUE_REJECTED);
@@ -307,6 +308,7 @@ final class AdmissionFlow implements Timers.Expiry {
             return;
         }
         observer.onRetried(nowNs, request);
+        queues.serviceEnded(request, 0);
         release(request);
         lifecycles.moveTo(request, LifecyclePhase.REGISTERED);
         counters.increment(RouterCounters.Counter.RETRIED);
@@ -372,6 +374,10 @@ final class AdmissionFlow implements Timers.Expiry {
     }
 
     private void terminate(LiveRequest request, boolean completed, Throwable cause) {
+        // Only a completion's context count is journaled, so only a completion charges generated tokens: a replay
+        // must charge what the run charged.
+        long context = request.reportedContextTokens();
+        queues.serviceEnded(request, completed && context > 0 ? Math.max(0, context - request.inputTokens()) : 0);
         release(request);
         timers.cancel(request);
         RequestWakeup wakeup = request.existingWakeup();

@@ -90,6 +90,7 @@ public final class SchedulerAgent implements Agent {
         this.flow = new AdmissionFlow(stage, lifecycles, queues, workers, timers, deferrals,
             counters, observer, drain);
         this.policy = new PolicySwap(parts.model(), lifecycles, flow, drain, observer);
+        TenantSharesTask.registerIfFair(flow::queues, observer, periodic, clock);
     }
 
     /** The scheduler thread's name for a model. */

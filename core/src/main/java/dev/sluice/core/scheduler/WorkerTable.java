@@ -86,6 +86,16 @@ public final class WorkerTable implements DispatchGate {
         return true;
     }
 
+    /**
+     * KV blocks in use on a rank now: the router's own bookings there (a shared prefix once) plus the outside blocks
+     * of the engine's last report; empty for an unregistered rank. The classifier's {@code KvInUseView}.
+     */
+    public OptionalLong usedKvBlocks(WorkerWithDpRank id) {
+        WorkerState worker = byId.get(id);
+        return worker == null ? OptionalLong.empty()
+            : OptionalLong.of(worker.load.activeBlocks() + worker.outsideBlocks);
+    }
+
     /** An engine's KV event; events of unregistered ranks are kept (a rank may publish before it registers). */
     void apply(KvEvent event) {
         index.apply(event);

@@ -47,6 +47,7 @@ final class QueueFixtures {
         private double jump;
         private long enqueuedAt;
         private WorkerWithDpRank lane;
+        private String tenant;
 
         ReqBuilder(String name, int classIndex) {
             this.name = name;
@@ -84,6 +85,11 @@ final class QueueFixtures {
             return this;
         }
 
+        ReqBuilder tenant(String name) {
+            this.tenant = name;
+            return this;
+        }
+
         ReqBuilder pinned(long workerId) {
             this.lane = WorkerWithDpRank.of(workerId);
             return this;
@@ -93,6 +99,7 @@ final class QueueFixtures {
             Req r = new Req(name);
             long c = cost >= 0 ? cost : Math.max(1, raw - Math.min(raw, cached));
             r.setQueueSnapshot(classIndex, raw, cached, c, dueAt, strict, jump, enqueuedAt, lane);
+            r.setQueueTenant(tenant);
             return r;
         }
     }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.core.api.KvInUseView;
+import dev.sluice.core.api.RequestClassifierContext;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
@@ -14,9 +16,12 @@ import dev.sluice.core.journal.JournalCapture;
 import dev.sluice.core.journal.JournalRecord;
 import dev.sluice.core.kv.BlockHasher;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.core.testing.SteppedRouter;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -106,6 +111,29 @@ class WorkerLoadTest {
                 () -> new WorkerLoad(ONE, -1, 0, 0));
             assertTrue(negative.getMessage().contains("-1 blocks"), negative.getMessage());
             assertThrows(NullPointerException.class, () -> r.router.workerLoad(null));
+        }
+    }
+
+    /** The classifier's {@code KvInUseView}: the router's bookings (a shared prefix once) plus the outside blocks. */
+    @Test
+    void shouldShowTheClassifierTheKvInUseFromBookingsAndReports() {
+        AtomicReference<RequestClassifierContext> seen = new AtomicReference<>();
+        RouterContext context = new RouterContext().classifierFactory(c -> {
+            seen.set(c);
+            return new RequestClassifier() { };
+        });
+        try (SteppedRouter r = new SteppedRouter(null, context).worker(1, 8192)) {
+            KvInUseView view = seen.get().kvInUse();
+            assertEquals(OptionalLong.of(0), view.usedKvBlocks(ONE));
+            assertEquals(OptionalLong.empty(), view.usedKvBlocks(TWO), "an unknown rank has no figure");
+            long first = r.submit(prompt("first", 0, 64));
+            r.submit(prompt("second", 0, 64));
+            assertEquals(OptionalLong.of(4), view.usedKvBlocks(ONE), "two requests share 4 blocks");
+            report(r, ONE, 10, 0);
+            assertEquals(OptionalLong.of(10), view.usedKvBlocks(ONE), "6 blocks of others");
+            r.router.completed(first);
+            r.step();
+            assertEquals(OptionalLong.of(10), view.usedKvBlocks(ONE), "the other request still holds 4");
         }
     }
 }

@@ -19,7 +19,7 @@ import picocli.CommandLine;
         + "(minutes in seconds, repeatable for a seed) and prints a comparison table; remote-engines runs in real "
         + "time over HTTP instead.",
     subcommands = {SimulateCommand.PrefixCache.class, AgentsCommand.class,
-        SimulateQualityCommand.class, RemoteEnginesCommand.class})
+        SimulateQualityCommand.class, SimulateFairnessCommand.class, RemoteEnginesCommand.class})
 final class SimulateCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -42,5 +42,9 @@ class SimulateProviderTest {
         CommandLine cli = SluiceMain.commandLine();
         cli.setErr(new PrintWriter(new StringWriter(), true));
         assertEquals(2, cli.execute("simulate", "agents", "--workers", "0"));
+        StringWriter err = new StringWriter();
+        cli.setErr(new PrintWriter(err, true));
+        assertEquals(2, cli.execute("simulate", "fairness", "--format", "csv"));
+        assertTrue(err.toString().contains("--format must be table or json, was \"csv\""), err::toString);
     }
 }

@@ -32,6 +32,8 @@ final class Program {
     long deferredSinceNs = NONE;
     /** The hard pin of the turn being admitted, or {@code null}: placement may use no other worker. */
     WorkerWithDpRank pinnedWorker;
+    /** True once the running turn's {@code Sent} arrived: the router has booked its blocks on the worker. */
+    boolean sent;
 
     Program(String sessionId, long tokenTotal) {
         this.sessionId = sessionId;
@@ -86,6 +88,7 @@ final class Program {
         actingSinceNs = from.actingSinceNs;
         deferredSinceNs = from.deferredSinceNs;
         pinnedWorker = from.pinnedWorker;
+        sent = from.sent;
     }
 
     @Override

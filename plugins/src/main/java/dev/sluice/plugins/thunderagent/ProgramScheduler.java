@@ -113,6 +113,7 @@ final class ProgramScheduler {
         }
         program.progress = request.progress;
         program.pinnedWorker = request.pinnedWorker;
+        program.sent = false;
         request.program = program;
         request.stepBegun = true;
         return program;
@@ -186,6 +187,7 @@ final class ProgramScheduler {
         if (request.phase == PendingRequest.Phase.RELEASED && request.stepBegun && !request.sessionFinal
             && state.programs.get(request.sessionId) == request.program) {
             request.program.assignedWorker = worker;
+            request.program.sent = true;
         }
     }
 
@@ -204,6 +206,7 @@ final class ProgramScheduler {
             program.status = Program.Status.ACTING;
             program.tokenTotal = contextTokens.isPresent() ? contextTokens.getAsLong() : program.currentTokens();
             program.progress = null;
+            program.sent = false;
             program.actingSinceNs = nowNs;
             if (program.markedForPause) {
                 program.markedForPause = false;

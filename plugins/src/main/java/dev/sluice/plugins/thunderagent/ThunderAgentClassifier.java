@@ -32,7 +32,7 @@ public final class ThunderAgentClassifier implements RequestClassifier {
     private final NanoClock clock;
     private final ClassifierTimers timers;
     private final CapacitySource capacity;
-    private final ThunderState state = new ThunderState();
+    private final ThunderState state;
     private final ProgramScheduler scheduler;
     private final Reconciler reconciler;
     private ClassifierTimers.Cancellable reconcileTask;
@@ -43,6 +43,8 @@ public final class ThunderAgentClassifier implements RequestClassifier {
         this.clock = context.clock();
         this.timers = context.timers();
         this.capacity = new CapacitySource(context);
+        this.state = new ThunderState(config.sharedPrefixBudget()
+            ? new PrefixCredit(context.kvInUse(), context.blockSize()) : PrefixCredit.NONE);
         this.scheduler = new ProgramScheduler(state, config, capacity, clock);
         this.reconciler = new Reconciler(state, config, scheduler);
         LOG.info("ThunderAgent admission enabled for model {}: interval {} ms, resume timeout {} ms, "

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.sluice.core.api.ProviderException;
 
 /**
- * The validated settings of a ThunderAgent classifier, from its eleven optional YAML parameters. {@code mode} picks
+ * The validated settings of a ThunderAgent classifier, from its twelve optional YAML parameters. {@code mode} picks
  * the defaults: {@code dynamo} (Dynamo's port: pause above 0.95 down to 0.80, resume up to 0.85, acting programs
  * charged in full when deciding pauses) or {@code paper} (the ThunderAgent paper: high and low watermarks at 1.0, no
  * hysteresis, acting programs charged {@code 2^(-idle/tau)} of their tokens when deciding pauses); a parameter
@@ -21,11 +21,13 @@ import dev.sluice.core.api.ProviderException;
  * @param bufferPerProgram       headroom tokens charged per active program.
  * @param maxTrackedRequests     bound of tracked requests and, separately, of retained programs.
  * @param decayInPauses          whether pause decisions charge acting programs their decayed usage (paper mode).
+ * @param sharedPrefixBudget     whether a rank's usage is credited the tokens its reasoning programs count beyond the
+ *                               KV the router sees in use there (a shared prefix is then charged once).
  */
 record ThunderAgentConfig(double pauseThreshold, double pauseTarget, double resumeHysteresis, long resumeTimeoutNs,
                           long sessionRetentionNs, long schedulerIntervalNs, double actingTokenWeight,
                           double actingDecayTauSeconds, long bufferPerProgram, int maxTrackedRequests,
-                          boolean decayInPauses) {
+                          boolean decayInPauses, boolean sharedPrefixBudget) {
 
     /** The YAML parameters as written; an absent key binds as {@code null} and takes its default. */
     record Parameters(@JsonProperty("pause_threshold") Double pauseThreshold,
@@ -38,20 +40,22 @@ record ThunderAgentConfig(double pauseThreshold, double pauseTarget, double resu
                       @JsonProperty("acting_decay_tau_seconds") Double actingDecayTauSeconds,
                       @JsonProperty("buffer_per_program") Long bufferPerProgram,
                       @JsonProperty("max_tracked_requests") Integer maxTrackedRequests,
-                      @JsonProperty("mode") String mode) {
+                      @JsonProperty("mode") String mode,
+                      @JsonProperty("shared_prefix_budget") Object sharedPrefixBudget) {
     }
 
     /** The defaults of every parameter. */
     static ThunderAgentConfig defaults() {
         return new ThunderAgentConfig(0.95, 0.80, 0.10, seconds(1800), seconds(1800), seconds(5), 1.0, 1.0, 100,
-            10_000, false);
+            10_000, false, false);
     }
 
     /** The paper's defaults: watermarks at 1.0, no hysteresis, decayed acting usage in pause decisions. */
     static ThunderAgentConfig paperDefaults() {
         ThunderAgentConfig d = defaults();
         return new ThunderAgentConfig(1.0, 1.0, 0.0, d.resumeTimeoutNs, d.sessionRetentionNs, d.schedulerIntervalNs,
-            d.actingTokenWeight, d.actingDecayTauSeconds, d.bufferPerProgram, d.maxTrackedRequests, true);
+            d.actingTokenWeight, d.actingDecayTauSeconds, d.bufferPerProgram, d.maxTrackedRequests, true,
+            d.sharedPrefixBudget);
     }
 
     /** Applies defaults and validates; the message reads {@code invalid ThunderAgent configuration: <reason>}. */
@@ -87,7 +91,8 @@ record ThunderAgentConfig(double pauseThreshold, double pauseTarget, double resu
             throw invalid("max_tracked_requests must be positive");
         }
         return new ThunderAgentConfig(threshold, target, hysteresis, timeout, retention, interval, weight, tau,
-            buffer, maxTracked, d.decayInPauses);
+            buffer, maxTracked, d.decayInPauses, flag("shared_prefix_budget", p.sharedPrefixBudget(),
+            d.sharedPrefixBudget));
     }
 
     private static void fraction(String name, double value) throws ProviderException {
@@ -112,6 +117,17 @@ record ThunderAgentConfig(double pauseThreshold, double pauseTarget, double resu
             throw invalid(name + " must be positive");
         }
         return Math.round(seconds * 1e9);
+    }
+
+    /** A YAML boolean, bound untyped so that {@code yes}, {@code 1} or {@code "true"} get an error naming the key. */
+    private static boolean flag(String name, Object value, boolean fallback) throws ProviderException {
+        if (value == null) {
+            return fallback;
+        }
+        if (!(value instanceof Boolean b)) {
+            throw invalid(name + " must be true or false, was " + value);
+        }
+        return b;
     }
 
     private static double or(Double value, double fallback) {

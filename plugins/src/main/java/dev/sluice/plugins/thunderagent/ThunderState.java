@@ -22,8 +22,18 @@ final class ThunderState {
     final Map<String, Program> programs = new LinkedHashMap<>();
     final Map<String, PendingRequest> requests = new HashMap<>();
     final Map<String, SessionQueue> sessions = new HashMap<>();
+    private final PrefixCredit credit;
     private List<PendingRequest> arrivals = new ArrayList<>();
     private int waiting;
+
+    /** State without the shared-prefix credit. */
+    ThunderState() {
+        this(PrefixCredit.NONE);
+    }
+
+    ThunderState(PrefixCredit credit) {
+        this.credit = credit;
+    }
 
     /** Records a request that is left waiting, in arrival order. */
     void addArrival(PendingRequest request) {
@@ -82,7 +92,8 @@ final class ThunderState {
     }
 
     /**
-     * Normal usage per rank: over active, assigned programs, current tokens (weighted while acting) plus the buffer.
+     * Normal usage per rank: over active, assigned programs, current tokens (weighted while acting) plus the buffer,
+     * less the shared-prefix credit when {@code shared_prefix_budget} is on.
      */
     Map<WorkerWithDpRank, Double> usage(ThunderAgentConfig config) {
         Map<WorkerWithDpRank, Double> used = new TreeMap<>();
@@ -91,6 +102,7 @@ final class ThunderState {
                 used.merge(program.assignedWorker, program.usage(config), Double::sum);
             }
         }
+        credit.apply(used, programs.values());
         return used;
     }
 
@@ -102,6 +114,7 @@ final class ThunderState {
                 used.merge(program.assignedWorker, program.decayedUsage(config, nowNs), Double::sum);
             }
         }
+        credit.apply(used, programs.values());
         return used;
     }
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The ten parameters of {@code thunderagent}: defaults, validation messages, startup errors through the registry. */
+/** The parameters of {@code thunderagent}: defaults, validation messages, startup errors through the registry. */
 class ThunderAgentConfigTest {
 
     /** Dynamo: validates_control_values (the default part). */
@@ -34,6 +34,26 @@ class ThunderAgentConfigTest {
         assertEquals(1.0, config.actingDecayTauSeconds());
         assertEquals(100, config.bufferPerProgram());
         assertEquals(10_000, config.maxTrackedRequests());
+        assertFalse(config.sharedPrefixBudget());
+    }
+
+    @Test
+    void shouldTakeTheSharedPrefixBudgetInEitherModeAndRejectANonBoolean() throws Exception {
+        assertTrue(ThunderHarness.config(Map.of("shared_prefix_budget", true)).sharedPrefixBudget());
+        assertTrue(ThunderHarness.config(Map.of("mode", "paper", "shared_prefix_budget", true)).sharedPrefixBudget());
+        assertFalse(ThunderHarness.config(Map.of("mode", "paper")).sharedPrefixBudget());
+        RouterPlugins registry = new RouterPlugins();
+        new BuiltinCatalog().register(registry);
+        RegistryException e = assertThrows(RegistryException.class, () -> registry.resolveRequestClassifier(
+            section("request_classifier:\n  type: thunderagent\n  parameters:\n"
+                + "    shared_prefix_budget: sometimes\n")));
+        assertEquals("test.yaml:3:3: request_classifier.parameters: invalid parameters for request-classifier type"
+            + " \"thunderagent\": invalid ThunderAgent configuration: shared_prefix_budget must be true or false,"
+            + " was sometimes", e.getMessage());
+        IllegalArgumentException number = assertThrows(IllegalArgumentException.class,
+            () -> ThunderHarness.config(Map.of("shared_prefix_budget", 1)));
+        assertEquals("invalid ThunderAgent configuration: shared_prefix_budget must be true or false, was 1",
+            number.getMessage());
     }
 
     @Test

@@ -25,8 +25,8 @@ import org.agrona.concurrent.CachedNanoClock;
 
 /**
  * A ThunderAgent classifier driven by hand: a manual clock, manual timers, a worker list the test edits (block size
- * 1, so capacities are in tokens) and requests built as {@link FakeRequest}s. Counts the classifier's reads of the
- * worker list.
+ * 1, so capacities are in tokens), a KV-in-use view the test sets and requests built as {@link FakeRequest}s.
+ * Counts the classifier's reads of the worker list.
  */
 final class ThunderHarness {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -39,6 +39,8 @@ final class ThunderHarness {
     private List<RequestClassifierWorker> workers = List.of();
     private final Map<String, FakeRequest> requests = new HashMap<>();
     private final Map<String, Classification> decisions = new HashMap<>();
+    /** KV blocks in use per rank as the host's view reports them; a rank absent here reads as unknown. */
+    final Map<WorkerWithDpRank, Long> kvInUse = new HashMap<>();
     int capacityReads;
 
     ThunderHarness(Map<String, ?> parameters) {
@@ -46,7 +48,8 @@ final class ThunderHarness {
         RequestClassifierContext context = new RequestClassifierContext("model", 1, () -> {
             capacityReads++;
             return workers;
-        }, clock, timers);
+        }, clock, timers, worker -> kvInUse.containsKey(worker) ? OptionalLong.of(kvInUse.get(worker))
+            : OptionalLong.empty());
         this.classifier = new ThunderAgentClassifier(config, context);
     }
 

@@ -49,6 +49,7 @@ public final class PrometheusText {
                 outcome.count.get()));
         }
         classGauges(out, routers);
+        tenantGauges(out, routers);
         histograms(out, routers);
         liveGauges(out, routers);
         overruns(out, routers);
@@ -161,6 +162,31 @@ public final class PrometheusText {
                 }
             }
         }
+    }
+
+    /** Tenant fairness, only for the classes that report it: no label per tenant, only ranks of the top shares. */
+    private static void tenantGauges(StringBuilder out, List<RouterMetrics> routers) {
+        header(out, "sluice_queue_tenants_active", "gauge", "Tenants of a tenant-fair class with a request queued "
+            + "or in service.");
+        for (RouterMetrics m : routers) {
+            new TreeMap<>(m.tenantGauges).forEach((name, g) -> sample(out, "sluice_queue_tenants_active",
+                tenantLabels(m, name), g.get(0)));
+        }
+        header(out, "sluice_queue_tenant_top_share", "gauge", "Share of a tenant-fair class's tracked service "
+            + "(weighted tokens) held by its rank-th most served tenant.");
+        for (RouterMetrics m : routers) {
+            new TreeMap<>(m.tenantGauges).forEach((name, g) -> {
+                for (int k = 0; k < RouterMetrics.TOP_TENANTS; k++) {
+                    out.append("sluice_queue_tenant_top_share{").append(tenantLabels(m, name)).append(",rank=\"")
+                        .append(k + 1).append("\"} ").append(format(Double.longBitsToDouble(g.get(1 + k))))
+                        .append('\n');
+                }
+            });
+        }
+    }
+
+    private static String tenantLabels(RouterMetrics m, String className) {
+        return model(m) + ",policy_class=\"" + escape(className) + "\"";
     }
 
     private static void histograms(StringBuilder out, List<RouterMetrics> routers) {

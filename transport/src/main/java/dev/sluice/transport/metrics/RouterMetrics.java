@@ -13,6 +13,7 @@ import dev.sluice.core.router.RouterStatistics;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.SystemNanoClock;
@@ -36,6 +37,8 @@ public final class RouterMetrics implements SchedulerObserver {
     static final int FIELDS = 7;
     /** The reason of the router's preemption abort ({@code Rejections.PREEMPTED}). */
     private static final String PREEMPTED = "preempted";
+    /** Shares of the most served tenants kept per tenant-fair class (ranks 1..TOP_TENANTS). */
+    static final int TOP_TENANTS = 3;
 
     final String model;
     private final int overloadStatus;
@@ -43,6 +46,11 @@ public final class RouterMetrics implements SchedulerObserver {
     volatile ClassMetrics classes;
     final AtomicLong reloadsApplied = new AtomicLong();
     final AtomicLong reloadsRefused = new AtomicLong();
+    /**
+     * Per tenant-fair class name: active tenants, then the top tenants' shares as double bits. A class's array is
+     * created at its first report (one per class name), then only written.
+     */
+    final ConcurrentHashMap<String, AtomicLongArray> tenantGauges = new ConcurrentHashMap<>();
     final LatencyHistogram decision = new LatencyHistogram();
     final AtomicLong arrived = new AtomicLong();
     final AtomicLong completed = new AtomicLong();
@@ -308,6 +316,21 @@ public final class RouterMetrics implements SchedulerObserver {
         WorkerLoad load = workers.computeIfAbsent(worker, w -> new WorkerLoad());
         load.registered = true;
         load.totalKvBlocks.lazySet(totalKvBlocks.orElse(-1));
+    }
+
+    @Override
+    public void onTenantShares(long nowNs, int classIndex, int activeTenants, double[] topShares) {
+        ClassMetrics table = classes;
+        int slot = table.slot(classIndex);
+        if (slot < 0) {
+            return;
+        }
+        AtomicLongArray g = tenantGauges.computeIfAbsent(table.names.get(slot),
+            name -> new AtomicLongArray(1 + TOP_TENANTS));
+        for (int k = 0; k < TOP_TENANTS; k++) {
+            g.set(1 + k, Double.doubleToRawLongBits(k < topShares.length ? topShares[k] : 0.0));
+        }
+        g.set(0, activeTenants);
     }
 
     @Override

@@ -1,0 +1,80 @@
+package dev.sluice.perf.experiment;
+
+import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.host.RequestView;
+import dev.sluice.core.host.SchedulerObserver;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+import org.agrona.collections.Long2LongHashMap;
+
+/**
+ * Per tenant, from the router's own decisions: the queue wait (enqueue to dispatch) of each request dispatched within
+ * the service window, in a histogram (µs of virtual time), and the tokens served to those requests (the prompt, plus
+ * the generated tokens once it completes), and their time to first token. A measuring instrument, not a production
+ * observer. Called on the simulation thread (the router is a manual one); not thread-safe.
+ */
+final class FairnessObserver implements SchedulerObserver {
+    private static final long MAX_US = 3_600_000_000L;
+
+    private final List<String> tenants;
+    private final long windowFromNs;
+    private final long windowToNs;
+    private final Long2LongHashMap tenantOf = new Long2LongHashMap(-1);
+    final Histogram[] waitUs;
+    final Histogram[] ttftUs;
+    final long[] servedTokens;
+
+    FairnessObserver(List<String> tenants, long windowFromNs, long windowToNs) {
+        this.tenants = List.copyOf(tenants);
+        this.windowFromNs = windowFromNs;
+        this.windowToNs = windowToNs;
+        this.waitUs = new Histogram[tenants.size()];
+        this.ttftUs = new Histogram[tenants.size()];
+        for (int t = 0; t < tenants.size(); t++) {
+            waitUs[t] = new Histogram(MAX_US, 3);
+            ttftUs[t] = new Histogram(MAX_US, 3);
+        }
+        this.servedTokens = new long[tenants.size()];
+    }
+
+    @Override
+    public void onDispatched(long nowNs, RequestView request, WorkerWithDpRank worker) {
+        int t = tenants.indexOf(request.tenant());
+        if (t < 0 || nowNs < windowFromNs || nowNs >= windowToNs) {
+            return;
+        }
+        waitUs[t].recordValue(Math.min(MAX_US, Math.max(0, (nowNs - request.enqueuedAt()) / 1000)));
+        servedTokens[t] += request.inputTokens();
+        tenantOf.put(request.lifecycleId(), t);
+    }
+
+    @Override
+    public void onResponding(long nowNs, RequestView request) {
+        if (tenantOf.containsKey(request.lifecycleId())) {
+            int t = (int) tenantOf.get(request.lifecycleId());
+            ttftUs[t].recordValue(Math.min(MAX_US, Math.max(0, (nowNs - request.ingressAt()) / 1000)));
+        }
+    }
+
+    @Override
+    public void onCompleted(long nowNs, RequestView request, long contextTokens) {
+        long t = tenantOf.remove(request.lifecycleId());
+        if (t >= 0 && contextTokens > request.inputTokens()) {
+            servedTokens[(int) t] += contextTokens - request.inputTokens();
+        }
+    }
+
+    /** The queue-wait percentile of a tenant, in ms (0 with no dispatch). */
+    double waitMs(int tenant, double percentile) {
+        return ms(waitUs[tenant], percentile);
+    }
+
+    /** The time-to-first-token percentile of a tenant (arrival to first token), in ms. */
+    double ttftMs(int tenant, double percentile) {
+        return ms(ttftUs[tenant], percentile);
+    }
+
+    private static double ms(Histogram h, double percentile) {
+        return h.getTotalCount() == 0 ? 0.0 : h.getValueAtPercentile(percentile) / 1000.0;
+    }
+}

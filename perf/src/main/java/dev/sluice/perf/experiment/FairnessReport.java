@@ -1,0 +1,74 @@
+package dev.sluice.perf.experiment;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The figures of {@link FairnessExperiment}: one row per tenant and run, printed as a Markdown table or as JSON
+ * lines (one object per row). Immutable.
+ *
+ * @param capacityPerSecond the fleet's completion rate (requests/s) every load is a share of.
+ * @param rows              the rows, run by run.
+ * @param checks            the targets and whether each held.
+ */
+public record FairnessReport(double capacityPerSecond, List<Row> rows, List<Check> checks) {
+    /**
+     * One tenant in one run.
+     *
+     * @param run           {@code backlogged} (every tenant offers more than an equal share), {@code light-load}
+     *                      (the light tenants below it) or {@code no-heavy} (the light tenants alone).
+     * @param fairness      the class's {@code tenant_fairness}.
+     * @param tenant        the tenant.
+     * @param offeredTokens prompt and answer tokens of its requests arriving in the service window.
+     * @param servedTokens  tokens served to its requests dispatched in the window.
+     * @param share         its share of the tokens served in the window.
+     * @param waitP50Ms     queue wait (enqueue to dispatch), median.
+     * @param waitP99Ms     queue wait, 99th percentile.
+     * @param ttftP99Ms     time to first token (arrival to first token), 99th percentile.
+     */
+    public record Row(String run, String fairness, String tenant, long offeredTokens, long servedTokens,
+                      double share, double waitP50Ms, double waitP99Ms, double ttftP99Ms) {
+    }
+
+    /** A target and whether it held. */
+    public record Check(String target, boolean held, String detail) {
+    }
+
+    public FairnessReport {
+        rows = List.copyOf(rows);
+        checks = List.copyOf(checks);
+    }
+
+    public boolean held() {
+        return checks.stream().allMatch(Check::held);
+    }
+
+    /** The Markdown table and the targets. */
+    public void printTable(PrintStream out) {
+        out.printf(Locale.ROOT, "Tenant fairness in one class (fleet capacity %.1f requests/s)%n%n",
+            capacityPerSecond);
+        out.println("| run | fairness | tenant | offered tokens | served tokens | share | wait p50 ms | wait p99 ms"
+            + " | TTFT p99 ms |");
+        out.println("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+        for (Row r : rows) {
+            out.printf(Locale.ROOT, "| %s | %s | %s | %d | %d | %.1f %% | %.1f | %.1f | %.1f |%n", r.run(),
+                r.fairness(), r.tenant(), r.offeredTokens(), r.servedTokens(), 100 * r.share(), r.waitP50Ms(),
+                r.waitP99Ms(), r.ttftP99Ms());
+        }
+        out.println();
+        for (Check c : checks) {
+            out.printf("- %s: %s (%s)%n", c.held() ? "held" : "MISSED", c.target(), c.detail());
+        }
+    }
+
+    /** One JSON object per row, one per line. */
+    public void printJson(PrintStream out) {
+        for (Row r : rows) {
+            out.printf(Locale.ROOT, "{\"run\":\"%s\",\"tenant\":\"%s\",\"fairness\":\"%s\",\"offered_tokens\":%d,"
+                + "\"served_tokens\":%d,\"share\":%.4f,\"wait_p50_ms\":%.1f,\"wait_p99_ms\":%.1f,"
+                + "\"ttft_p99_ms\":%.1f}%n", r.run(), r.tenant(), r.fairness(), r.offeredTokens(), r.servedTokens(),
+                r.share(), r.waitP50Ms(), r.waitP99Ms(), r.ttftP99Ms());
+        }
+    }
+}
