@@ -210,13 +210,8 @@ final class AdmissionFlow implements Timers.Expiry {
             dispatched += place((LiveRequest) entry);
         }
         // Whatever is still queued is blocked: a head may take a sheddable request's capacity (Preemptor).
-        Preemptor.Taken taken = preemptor.preemptOne(queues, profile);
-        if (taken != null) {
-            abort(taken.victim(), taken.cause());
-            queues.remove(taken.head());
-            dispatched += place(taken.head());
-        }
-        return dispatched;
+        LiveRequest head = preemptor.preemptOne(queues, profile, this);
+        return head == null ? dispatched : dispatched + place(head);
     }
 
     /** Places a request taken out of its queue on a worker; 1 when it was dispatched. */

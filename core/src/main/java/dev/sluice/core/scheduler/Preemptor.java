@@ -40,14 +40,11 @@ final class Preemptor {
     }
 
     /**
-     * The outcome of one preemption: the head that takes the freed capacity, and the victim the host gave up (the
-     * caller ends it, then places the head).
+     * Finds one blocked head and a victim whose host gives it up, ends the victim through {@code flow} (aborted,
+     * cause {@code preempted}: its booking released) and takes the head out of its queue for the caller to place on
+     * the freed worker; returns the head, or {@code null} when nothing was preempted.
      */
-    record Taken(LiveRequest head, LiveRequest victim, AdmissionError cause) {
-    }
-
-    /** Finds one blocked head and a victim whose host gives it up; {@code null} when there is none. */
-    Taken preemptOne(PolicyQueues queues, PolicyProfile profile) {
+    LiveRequest preemptOne(PolicyQueues queues, PolicyProfile profile, AdmissionFlow flow) {
         if (!enabled(profile) || queues.size() == 0) {
             return null;
         }
@@ -75,7 +72,9 @@ final class Preemptor {
             AdmissionError cause = drain.stamp(Rejections.PREEMPTED, victimClass, queues.size(victimClass) + 1);
             if (lifecycles.notifyPreempted(bestVictim, cause)) {
                 counters.increment(RouterCounters.Counter.PREEMPTED);
-                return new Taken(bestHead, bestVictim, cause);
+                flow.abort(bestVictim, cause);
+                queues.remove(bestHead);
+                return bestHead;
             }
             bestVictim.preemptRefused = true;
             bestVictim = victimFor(bestHead, classes.get(bestHead.classIndex()), classes);
