@@ -198,16 +198,21 @@ public final class WorkerTable implements DispatchGate {
         candidates.reset(request.inputTokens(), blocks, request.workerSelectionTarget(), pin);
         boolean skipBusy = spec.queueingEnabled() && anyFree(spec, pin);
         long[] sequence = request.sequenceBlockHashes();
-        int heldGuess = 0;
-        // No lookup per candidate: overlap by slot from the one index walk above, load from the worker record.
+        // A pinned request has one candidate, which its own lookups settle; otherwise one walk over the request's
+        // blocks finds every rank's booked run.
+        boolean matched = pin == null;
+        if (matched) {
+            active.matchBooked(sequence, blocks);
+        }
+        // No lookup per candidate: overlap by slot and booked blocks by load slot from the walks above, load from the
+        // worker record.
         for (WorkerState worker : ordered) {
             if ((pin != null && !pin.equals(worker.id)) || (skipBusy && busy(spec, worker))) {
                 continue;
             }
             int overlap = blocks == 0 ? 0 : scores.blocksAt(kvSlot(worker));
             ActiveLoad load = worker.load;
-            int newBlocks = load.newBlocks(sequence, blocks, heldGuess);
-            heldGuess = blocks - newBlocks;
+            int newBlocks = matched ? load.newBlocksOfMatched(blocks) : load.newBlocks(sequence, blocks);
             candidates.add(worker.id, overlap, newBlocks)
                 .load(load.activePrefillTokens(), load.activeBlocks() + worker.outsideBlocks)
                 .capacity(worker.totalKvBlocks.orElse(-1), worker.maxNumBatchedTokens);

@@ -15,11 +15,16 @@ import org.agrona.collections.Long2LongCounterMap;
 public final class ActiveLoad {
     private final WorkerWithDpRank worker;
     private final Long2LongCounterMap blocks = new Long2LongCounterMap(0L);
+    private final BookedBlocks booked;
+    /** This load's bit in {@link #booked}; -1 once {@link #detach}ed (its rank left the fleet). */
+    private int slot;
     private long prefillTokens;
     private int requests;
 
-    ActiveLoad(WorkerWithDpRank worker) {
+    ActiveLoad(WorkerWithDpRank worker, BookedBlocks booked) {
         this.worker = worker;
+        this.booked = booked;
+        this.slot = booked.newSlot();
     }
 
     public WorkerWithDpRank worker() {
@@ -79,9 +84,19 @@ public final class ActiveLoad {
         return count - low;
     }
 
+    /**
+     * Blocks of the request last matched by {@link ActiveSequences#matchBooked} not among this rank's active blocks:
+     * an array read, the same count as {@link #newBlocks(long[], int)} for that request.
+     */
+    public int newBlocksOfMatched(int count) {
+        return slot < 0 ? count : count - booked.held(slot);
+    }
+
     void add(long[] sequenceHashes, int count, long tokens) {
         for (int i = 0; i < count; i++) {
-            blocks.incrementAndGet(sequenceHashes[i]);
+            if (blocks.incrementAndGet(sequenceHashes[i]) == 1 && slot >= 0) {
+                booked.hold(sequenceHashes[i], slot);
+            }
         }
         prefillTokens += tokens;
         requests++;
@@ -94,9 +109,22 @@ public final class ActiveLoad {
     void free(long[] sequenceHashes, int count) {
         for (int i = 0; i < count; i++) {
             // The counter map drops a key whose count returns to 0, so the size stays the distinct count.
-            blocks.decrementAndGet(sequenceHashes[i]);
+            if (blocks.decrementAndGet(sequenceHashes[i]) == 0 && slot >= 0) {
+                booked.release(sequenceHashes[i], slot);
+            }
         }
         requests--;
+    }
+
+    /** Leaves the shared index of booked blocks (the rank left); later frees only update this load's own counts. */
+    void detach() {
+        if (slot < 0) {
+            return;
+        }
+        int leaving = slot;
+        blocks.forEach((hash, refs) -> booked.release(hash, leaving));
+        booked.freeSlot(leaving);
+        slot = -1;
     }
 
     @Override

@@ -19,6 +19,7 @@ import org.agrona.collections.Object2ObjectHashMap;
 public final class ActiveSequences {
     private final Object2ObjectHashMap<WorkerWithDpRank, ActiveLoad> loads = new Object2ObjectHashMap<>();
     private final Long2ObjectHashMap<Booking> bookings = new Long2ObjectHashMap<>();
+    private final BookedBlocks booked = new BookedBlocks();
     private Booking[] pool = new Booking[16];
     private int pooled;
 
@@ -94,7 +95,10 @@ public final class ActiveSequences {
      * {@link #free} releases into the forgotten estimate; a rank that rejoins starts from zero.
      */
     public void removeWorker(WorkerWithDpRank worker) {
-        loads.remove(worker);
+        ActiveLoad load = loads.remove(worker);
+        if (load != null) {
+            load.detach();
+        }
     }
 
     /**
@@ -104,7 +108,7 @@ public final class ActiveSequences {
     public ActiveLoad loadOrCreate(WorkerWithDpRank worker) {
         ActiveLoad load = loads.get(worker);
         if (load == null) {
-            load = new ActiveLoad(worker);
+            load = new ActiveLoad(worker, booked);
             loads.put(worker, load);
         }
         return load;
@@ -137,6 +141,15 @@ public final class ActiveSequences {
     public int newBlocks(WorkerWithDpRank worker, long[] sequenceHashes, int count) {
         ActiveLoad load = loads.get(worker);
         return load == null ? count : load.newBlocks(sequenceHashes, count);
+    }
+
+    /**
+     * Matches the request ({@code sequenceHashes[0 .. count)}, a chain) against the booked blocks of every rank at
+     * once, in one walk over its blocks; then {@link ActiveLoad#newBlocksOfMatched} reads each rank's new blocks
+     * without a lookup. Valid until the next match or the next booking change.
+     */
+    public void matchBooked(long[] sequenceHashes, int count) {
+        booked.match(sequenceHashes, count);
     }
 
     /** Requests booked and not yet freed, over all ranks. */

@@ -7,7 +7,7 @@
  * <pre>
  *   KV events ──► KvIndex.apply                       worker leaves ──► KvIndex / ActiveSequences.removeWorker
  *   dispatch  ──► KvIndex.findMatches ─► overlap ─┐
- *                 ActiveSequences (load, new) ────┴─► SelectionCandidates ─► selector ─► ActiveSequences.add
+ *                 ActiveSequences.matchBooked ────┴─► SelectionCandidates ─► selector ─► ActiveSequences.add
  *   first token ─► ActiveSequences.prefillCompleted    completed / aborted ─► ActiveSequences.free
  * </pre>
  */

@@ -126,6 +126,24 @@ public class SelectionBench {
         long[] local = requestLocal[r];
         long[] sequence = requestSequence[r];
         index.findMatches(local, scores);
+        // Booked blocks of every rank in one walk over the request's blocks, as the router does.
+        active.matchBooked(sequence, sequence.length);
+        candidates.reset((long) local.length * BLOCK_SIZE, local.length, null, null);
+        for (int w = 0; w < ranks.length; w++) {
+            ActiveLoad load = loads[w];
+            candidates.add(ranks[w], scores.blocksAt(slots[w]), load.newBlocksOfMatched(sequence.length))
+                .load(load.activePrefillTokens(), load.activeBlocks());
+        }
+        return selector.select(candidates);
+    }
+
+    /** As {@link #findMatchesAndSelect} with each rank's booked blocks found by its own lookups (the old way). */
+    @Benchmark
+    public int findMatchesAndSelectPerCandidate() {
+        int r = next++ & (REQUESTS - 1);
+        long[] local = requestLocal[r];
+        long[] sequence = requestSequence[r];
+        index.findMatches(local, scores);
         candidates.reset((long) local.length * BLOCK_SIZE, local.length, null, null);
         int heldGuess = 0;
         for (int w = 0; w < ranks.length; w++) {
