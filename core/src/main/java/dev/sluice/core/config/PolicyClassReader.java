@@ -12,7 +12,8 @@ import java.util.OptionalLong;
 final class PolicyClassReader {
     static final List<String> KEYS = List.of("name", "policy_family", "cache_bucket", "queue_policy", "quantum",
         "prefill_busy_threshold", "prefill_busy_threshold_frac", "request_queue_limit_per_worker",
-        "raw_isl_token_queue_limit_per_worker", "cached_token_queue_limit_per_worker", "tenant_fairness", "vtc");
+        "raw_isl_token_queue_limit_per_worker", "cached_token_queue_limit_per_worker", "tenant_fairness", "vtc",
+        "preemptible", "preemption_priority");
 
     /**
      * A validated class with the values later profile checks point at.
@@ -68,7 +69,7 @@ final class PolicyClassReader {
             optionalLong(map, "prefill_busy_threshold"), frac, optionalLong(map, "request_queue_limit_per_worker"),
             optionalLong(map, "raw_isl_token_queue_limit_per_worker"),
             optionalLong(map, "cached_token_queue_limit_per_worker"),
-            TenantFairnessReader.read(map.get("tenant_fairness"), map.get("vtc")));
+            TenantFairnessReader.read(map.get("tenant_fairness"), map.get("vtc")), preemption(map));
         return new ParsedClass(spec, nameValue, family);
     }
 
@@ -84,6 +85,17 @@ final class PolicyClassReader {
             case "lcfs" -> throw value.error("queue_policy must be fcfs or wspt");
             default -> throw value.error("queue_policy must be fcfs or wspt, found " + KeyPath.quote(text));
         };
+    }
+
+    /** {@code preemptible} (a boolean, default false) and {@code preemption_priority} (an integer, default 0). */
+    private static ClassPreemption preemption(YamlMap map) throws ConfigException {
+        YamlValue preemptible = map.get("preemptible");
+        YamlValue priority = map.get("preemption_priority");
+        if (preemptible == null && priority == null) {
+            return ClassPreemption.NONE;
+        }
+        return new ClassPreemption(preemptible != null && preemptible.bool(),
+            priority == null ? 0 : priority.nonNegativeLong());
     }
 
     private static OptionalLong optionalLong(YamlMap map, String key) throws ConfigException {

@@ -18,6 +18,7 @@ import java.util.OptionalLong;
  * @param rawIslTokenQueueLimitPerWorker queued raw input tokens per discovered worker.
  * @param cachedTokenQueueLimitPerWorker queued cached tokens per discovered worker.
  * @param tenantFairness                how dispatches are shared between the class's tenants.
+ * @param preemption                    whether the class's unanswered requests may be preempted, and by whom.
  */
 public record PolicyClassSpec(
     String name,
@@ -30,7 +31,8 @@ public record PolicyClassSpec(
     OptionalLong requestQueueLimitPerWorker,
     OptionalLong rawIslTokenQueueLimitPerWorker,
     OptionalLong cachedTokenQueueLimitPerWorker,
-    TenantFairness tenantFairness) {
+    TenantFairness tenantFairness,
+    ClassPreemption preemption) {
 
     /** {@code max_num_batched_tokens} assumed when a worker does not publish it: effectively never busy. */
     public static final long UNKNOWN_MAX_NUM_BATCHED_TOKENS = 10_000_000L;
@@ -44,6 +46,7 @@ public record PolicyClassSpec(
         Objects.requireNonNull(rawIslTokenQueueLimitPerWorker, "rawIslTokenQueueLimitPerWorker");
         Objects.requireNonNull(cachedTokenQueueLimitPerWorker, "cachedTokenQueueLimitPerWorker");
         Objects.requireNonNull(tenantFairness, "tenantFairness");
+        Objects.requireNonNull(preemption, "preemption");
         if (quantum <= 0) {
             throw new IllegalArgumentException("quantum must be greater than zero");
         }
@@ -61,21 +64,38 @@ public record PolicyClassSpec(
         }
     }
 
-    /** A class without tenant fairness. */
+    /** A class without tenant fairness, never preempted, at preemption priority 0. */
     public PolicyClassSpec(String name, String policyFamily, String cacheBucket, QueuePolicy queuePolicy, long quantum,
                            OptionalLong prefillBusyThreshold, OptionalDouble prefillBusyThresholdFrac,
                            OptionalLong requestQueueLimitPerWorker, OptionalLong rawIslTokenQueueLimitPerWorker,
                            OptionalLong cachedTokenQueueLimitPerWorker) {
         this(name, policyFamily, cacheBucket, queuePolicy, quantum, prefillBusyThreshold, prefillBusyThresholdFrac,
             requestQueueLimitPerWorker, rawIslTokenQueueLimitPerWorker, cachedTokenQueueLimitPerWorker,
-            TenantFairness.NONE);
+            TenantFairness.NONE, ClassPreemption.NONE);
+    }
+
+    /** A class never preempted, at preemption priority 0. */
+    public PolicyClassSpec(String name, String policyFamily, String cacheBucket, QueuePolicy queuePolicy, long quantum,
+                           OptionalLong prefillBusyThreshold, OptionalDouble prefillBusyThresholdFrac,
+                           OptionalLong requestQueueLimitPerWorker, OptionalLong rawIslTokenQueueLimitPerWorker,
+                           OptionalLong cachedTokenQueueLimitPerWorker, TenantFairness tenantFairness) {
+        this(name, policyFamily, cacheBucket, queuePolicy, quantum, prefillBusyThreshold, prefillBusyThresholdFrac,
+            requestQueueLimitPerWorker, rawIslTokenQueueLimitPerWorker, cachedTokenQueueLimitPerWorker,
+            tenantFairness, ClassPreemption.NONE);
     }
 
     /** This class with another tenant fairness. */
     public PolicyClassSpec withTenantFairness(TenantFairness fairness) {
         return new PolicyClassSpec(name, policyFamily, cacheBucket, queuePolicy, quantum, prefillBusyThreshold,
             prefillBusyThresholdFrac, requestQueueLimitPerWorker, rawIslTokenQueueLimitPerWorker,
-            cachedTokenQueueLimitPerWorker, fairness);
+            cachedTokenQueueLimitPerWorker, fairness, preemption);
+    }
+
+    /** This class with another preemption setting. */
+    public PolicyClassSpec withPreemption(ClassPreemption next) {
+        return new PolicyClassSpec(name, policyFamily, cacheBucket, queuePolicy, quantum, prefillBusyThreshold,
+            prefillBusyThresholdFrac, requestQueueLimitPerWorker, rawIslTokenQueueLimitPerWorker,
+            cachedTokenQueueLimitPerWorker, tenantFairness, next);
     }
 
     /** A class with no thresholds and no limits: requests never wait in the router queue. */

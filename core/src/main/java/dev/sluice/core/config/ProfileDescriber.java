@@ -94,7 +94,8 @@ public final class ProfileDescriber {
         String binding = spec.isMatrixClass()
             ? "family " + spec.policyFamily() + ", bucket " + spec.cacheBucket() : "explicit";
         return spec.name() + ": " + binding + "; " + spec.queuePolicy().yamlName() + ", quantum " + spec.quantum()
-            + "; " + busy(spec) + "; " + limits(spec) + fairness(spec.tenantFairness());
+            + "; " + busy(spec) + "; " + limits(spec) + fairness(spec.tenantFairness())
+            + preemption(spec.preemption());
     }
 
     private static String fairness(TenantFairness f) {
@@ -104,6 +105,15 @@ public final class ProfileDescriber {
         return "; tenant fairness vtc (prompt " + f.promptWeight() + ", cached " + f.cachedWeight() + ", output "
             + f.outputWeight() + ", up to " + f.maxTenants() + " tenants"
             + (f.tenantWeights().isEmpty() ? "" : ", weights " + new java.util.TreeMap<>(f.tenantWeights())) + ")";
+    }
+
+    /** Nothing for a class without the preemption keys, so descriptions of Dynamo's files are unchanged. */
+    private static String preemption(ClassPreemption preemption) {
+        if (preemption.equals(ClassPreemption.NONE)) {
+            return "";
+        }
+        return "; " + (preemption.preemptible() ? "preemptible" : "not preemptible") + ", preemption priority "
+            + preemption.priority();
     }
 
     private static String busy(PolicyClassSpec spec) {

@@ -129,6 +129,15 @@ public final class YamlValue {
         return value;
     }
 
+    /** {@code true} or {@code false}. */
+    public boolean bool() throws ConfigException {
+        if (node instanceof YamlNode.Scalar scalar && (scalar.token() == JsonToken.VALUE_TRUE
+            || scalar.token() == JsonToken.VALUE_FALSE)) {
+            return scalar.token() == JsonToken.VALUE_TRUE;
+        }
+        throw error("expected true or false, found " + node.describe());
+    }
+
     /** Any number, including {@code .inf} and {@code .nan}; range checks are the caller's. */
     public double number() throws ConfigException {
         if (node instanceof YamlNode.Scalar scalar && scalar.number() != null) {

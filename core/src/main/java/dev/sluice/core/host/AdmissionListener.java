@@ -39,6 +39,18 @@ public interface AdmissionListener {
         onRejected(lifecycleId, error);
     }
 
+    /**
+     * The router wants the capacity of this dispatched request back for higher-priority work (preemption). If no
+     * byte of its response has gone to its client yet, the host answers {@code error} (the typed, retriable
+     * {@code preempted} with its {@code Retry-After}), cancels the engine request, reports nothing more of the
+     * lifecycle, and returns true; the router then ends it as aborted with that cause. Returns false when the
+     * response has begun: the request runs on untouched. By default false: a host that cannot cancel is never
+     * preempted. Called on the scheduler thread: decide with an atomic step and return, never block.
+     */
+    default boolean onPreempted(long lifecycleId, AdmissionError error) {
+        return false;
+    }
+
     /** Convenience for lambdas: {@code AdmissionListener.of((id, w) -> ..., (id, e) -> ...)}. */
     static AdmissionListener of(java.util.function.ObjLongConsumer<WorkerWithDpRank> dispatched,
                                 java.util.function.ObjLongConsumer<AdmissionError> rejected) {

@@ -168,6 +168,11 @@ public final class PolicyQueues {
         parking.onLoadChanged();
     }
 
+    /** The head of a class's shared lane (the unpinned entries), or {@code null}; read-only (preemption). */
+    public QueueEntry sharedHead(int classIndex) {
+        return classes[classIndex].shared.peek();
+    }
+
     /** Queued entries in all classes. */
     public int size() {
         return size;

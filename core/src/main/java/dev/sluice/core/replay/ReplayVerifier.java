@@ -64,7 +64,7 @@ public final class ReplayVerifier {
             .classifierFactory(c -> classifier).overloadStatus(header.overloadStatus())
             .maxLiveRequests(header.maxLiveRequests()).maxDeferrals(header.maxDeferrals())
             .blockSize(header.blockSize()).observer(capture);
-        RecordedInputs inputs = new RecordedInputs();
+        RecordedInputs inputs = new RecordedInputs(run.records());
         Set<Long> undecided = undecided(run);
         long start = System.nanoTime();
         List<JournalRecord> replayed;

@@ -30,11 +30,14 @@ package dev.sluice.core.router;
  * @param selectorFailures   worker-selector exceptions (the request got a sanitized 500).
  * @param schedulerErrors    messages or duty cycles whose handling threw: each failed only the request it was about
  *                           (a sanitized 500, or an abort once dispatched), and the scheduler served on.
+ * @param preempted          dispatched, unanswered requests preempted for higher-priority work (also in
+ *                           {@code aborted}).
  */
 public record RouterStatistics(long arrived, long admitted, long dispatched, long completed, long aborted,
                                long rejected, long deferred, long parked, long expired, long retried,
                                long queueRejected, long classifierFailures, long eventFailures,
                                long listenerFailures, long staleResults, int live, int queued,
                                int deferralsRunning, int parkedNow, long dutyCycleOverruns,
-                               long classifierTimeouts, long selectorFailures, long schedulerErrors) {
+                               long classifierTimeouts, long selectorFailures, long schedulerErrors,
+                               long preempted) {
 }

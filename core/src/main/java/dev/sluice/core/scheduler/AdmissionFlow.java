@@ -43,6 +43,7 @@ final class AdmissionFlow implements Timers.Expiry {
     private PolicyProfile profile;
     private final SchedulerObserver observer;
     private final DrainRate drain;
+    private final Preemptor preemptor;
     private final ExpiredSink expiredSink = this::onQueueExpired;
     private long nowNs;
     private boolean dispatchNeeded;
@@ -60,6 +61,7 @@ final class AdmissionFlow implements Timers.Expiry {
         this.profile = queues.profile();
         this.observer = observer;
         this.drain = drain;
+        this.preemptor = new Preemptor(lifecycles, workers, counters, drain);
     }
 
     /** The queues requests wait in (a policy reload replaces them). */
@@ -205,38 +207,42 @@ final class AdmissionFlow implements Timers.Expiry {
         int dispatched = 0;
         QueueEntry entry;
         while ((entry = queues.pollDispatchable(workers, nowNs, expiredSink)) != null) {
-            LiveRequest request = (LiveRequest) entry;
-            PolicyClassSpec spec = profile.classes().get(request.classIndex());
-            WorkerState worker;
-            try {
-                worker = workers.select(request, spec);
-            } catch (Throwable e) {
-                // An Error too (a selector's AssertionError, StackOverflowError): it fails this request only.
-                counters.increment(RouterCounters.Counter.SELECTOR_FAILURES);
-                lifecycles.logSanitized(request, Rejections.selectorFailed(e));
-                reject(request, Rejections.selectorFailed(e));
-                continue;
-            }
-            if (worker == null) {
-                reject(request, drain.stamp(Rejections.NO_ENDPOINTS, -1, 0));
-                continue;
-            }
-            workers.book(request, worker);
-            queues.onWorkerChanged(worker.id);
-            observer.onDispatched(nowNs, request, worker.id);
-            drain.onDispatch(request.classIndex(), nowNs);
-            lifecycles.moveTo(request, LifecyclePhase.SENT);
-            counters.increment(RouterCounters.Counter.DISPATCHED);
-            dispatched++;
-            if (!lifecycles.notifyDispatched(request, worker, nowNs)) {
-                abort(request, null);
-                continue;
-            }
-            if (request.host.observesEvents()) {
-                request.host.deliver(request.host.sent(request.requestId(), worker.id));
-            }
+            dispatched += place((LiveRequest) entry);
         }
-        return dispatched;
+        // Whatever is still queued is blocked: a head may take a sheddable request's capacity (Preemptor).
+        LiveRequest head = preemptor.preemptOne(queues, profile, this);
+        return head == null ? dispatched : dispatched + place(head);
+    }
+
+    /** Places a request taken out of its queue on a worker; 1 when it was dispatched. */
+    private int place(LiveRequest request) {
+        PolicyClassSpec spec = profile.classes().get(request.classIndex());
+        WorkerState worker;
+        try {
+            worker = workers.select(request, spec);
+        } catch (Throwable e) {
+            // An Error too (a selector's AssertionError, StackOverflowError): it fails this request only.
+            counters.increment(RouterCounters.Counter.SELECTOR_FAILURES);
+            lifecycles.logSanitized(request, Rejections.selectorFailed(e));
+            reject(request, Rejections.selectorFailed(e));
+            return 0;
+        }
+        if (worker == null) {
+            reject(request, drain.stamp(Rejections.NO_ENDPOINTS, -1, 0));
+            return 0;
+        }
+        workers.book(request, worker);
+        queues.onWorkerChanged(worker.id);
+        observer.onDispatched(nowNs, request, worker.id);
+        drain.onDispatch(request.classIndex(), nowNs);
+        lifecycles.moveTo(request, LifecyclePhase.SENT);
+        counters.increment(RouterCounters.Counter.DISPATCHED);
+        if (!lifecycles.notifyDispatched(request, worker, nowNs)) {
+            abort(request, null);
+        } else if (request.host.observesEvents()) {
+            request.host.deliver(request.host.sent(request.requestId(), worker.id));
+        }
+        return 1;
     }
 
     /** The first response item arrived. */

@@ -171,6 +171,33 @@ final class LifecycleTable {
         }
     }
 
+    /**
+     * Asks the submitter to give up a dispatched request (preemption); true when it did, and then it is never called
+     * again for this lifecycle. A failing listener counts as a refusal.
+     */
+    boolean notifyPreempted(LiveRequest record, AdmissionError error) {
+        AdmissionListener listener = record.listener;
+        if (listener == null) {
+            return false;
+        }
+        try {
+            if (listener.onPreempted(record.lifecycleId, error)) {
+                record.listener = null;
+                return true;
+            }
+            return false;
+        } catch (Throwable e) {
+            counters.increment(RouterCounters.Counter.LISTENER_FAILURES);
+            LOG.error("Admission listener failed on preemption of {}; not preempted", record, e);
+            return false;
+        }
+    }
+
+    /** The live records, in no defined order (no allocation: Agrona's cached iterator). */
+    Iterable<LiveRequest> live() {
+        return byLifecycle.values();
+    }
+
     /** The detail behind a sanitized classifier failure goes to the operator's log only. */
     void logSanitized(LiveRequest record, AdmissionError error) {
         LOG.warn("request classifier failure sanitized from response: {}: {}", record, error.diagnostic(),

@@ -68,6 +68,8 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     long timerId = -1;
 
     WorkerState bookedWorker;
+    /** Its host refused a preemption: its response has begun, so it is never asked again. */
+    boolean preemptRefused;
     WorkerWithDpRank lastWorker;
     /** Cached blocks of the chosen worker at the last placement. */
     int dispatchOverlapBlocks;
@@ -111,6 +113,7 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
         deferral = null;
         timerId = -1;
         bookedWorker = null;
+        preemptRefused = false;
         lastWorker = null;
         dispatchOverlapBlocks = 0;
         localHashes = request.localBlockHashes();

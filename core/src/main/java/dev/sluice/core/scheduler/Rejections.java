@@ -28,6 +28,12 @@ public final class Rejections {
         .reason("no_endpoints").publicMessage("No workers are available for this model");
     static final AdmissionError CANCELLED = AdmissionError.of(ErrorClass.CANCELLED)
         .reason("cancelled").publicMessage("Request cancelled");
+    /**
+     * A dispatched request that had not answered yet gave its capacity to higher-priority work: 503, retriable, with
+     * the class's computed {@code Retry-After}.
+     */
+    public static final AdmissionError PREEMPTED = AdmissionError.of(ErrorClass.UNAVAILABLE)
+        .reason("preempted").publicMessage("The request was preempted by higher-priority work; retry later");
     public static final AdmissionError SHUTTING_DOWN = AdmissionError.of(ErrorClass.UNAVAILABLE)
         .reason("shutting_down").publicMessage("The router is shutting down");
 

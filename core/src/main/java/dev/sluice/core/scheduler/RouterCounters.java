@@ -20,6 +20,8 @@ public final class RouterCounters {
         ARRIVED, ADMITTED, DISPATCHED, COMPLETED, ABORTED, REJECTED, DEFERRED, PARKED, EXPIRED, RETRIED,
         QUEUE_REJECTED, CLASSIFIER_FAILURES, EVENT_FAILURES, LISTENER_FAILURES, SELECTOR_FAILURES, STALE_RESULTS,
         CLASSIFIER_TIMEOUTS, DUTY_CYCLE_OVERRUNS,
+        /** Dispatched requests preempted for higher-priority work (each also counts as aborted). */
+        PREEMPTED,
         /** Duty cycles or single messages whose handling threw: each failed its request (if any) and was counted. */
         SCHEDULER_ERRORS,
         /** Gauge: live lifecycles. */

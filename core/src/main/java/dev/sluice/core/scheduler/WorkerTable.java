@@ -245,9 +245,26 @@ public final class WorkerTable implements DispatchGate {
     void book(LiveRequest request, WorkerState worker) {
         request.bookedWorker = worker;
         request.lastWorker = worker.id;
-        long prefill = Math.max(0, request.inputTokens() - (long) request.dispatchOverlapBlocks * blockSize);
+        long prefill = bookedPrefill(request);
         long[] sequence = request.sequenceBlockHashes();
         active.add(request.lifecycleId, worker.id, sequence, sequence.length, prefill);
+    }
+
+    private long bookedPrefill(LiveRequest request) {
+        return Math.max(0, request.inputTokens() - (long) request.dispatchOverlapBlocks * blockSize);
+    }
+
+    /**
+     * True when releasing {@code victim}, dispatched and still in prefill, would leave its worker free for a request
+     * of {@code spec} (preemption): no outside queue on the engine, and the prefill left below the class's threshold.
+     */
+    boolean freedBy(PolicyClassSpec spec, LiveRequest victim) {
+        WorkerState worker = victim.bookedWorker;
+        if (worker == null || (worker.outsideWaiting > 0 && spec.queueingEnabled())) {
+            return false;
+        }
+        long left = active.activePrefillTokens(worker.id) - bookedPrefill(victim);
+        return !spec.isBusy(left, worker.maxNumBatchedTokens);
     }
 
     /** The first response item arrived: the request's prefill leaves the estimate. */

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class StrictYamlTest {
     private static final String CLASS_KEYS = "name, policy_family, cache_bucket, queue_policy, quantum,"
         + " prefill_busy_threshold, prefill_busy_threshold_frac, request_queue_limit_per_worker,"
-        + " raw_isl_token_queue_limit_per_worker, cached_token_queue_limit_per_worker, tenant_fairness, vtc";
+        + " raw_isl_token_queue_limit_per_worker, cached_token_queue_limit_per_worker, tenant_fairness, vtc,"
+        + " preemptible, preemption_priority";
     private static final String ONE_CLASS = """
         default_policy_family: standard
         uncached_isl_buckets:

@@ -3,11 +3,14 @@ package dev.sluice.transport.frontend;
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionListener;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * One request's admission outcome, handed from the scheduler thread to the handler's virtual thread, which parks
- * in {@link #await()} (parking a virtual thread holds no platform thread).
+ * in {@link #await()} (parking a virtual thread holds no platform thread). After dispatch it decides, atomically,
+ * between a preemption by the router and the engine's first response item: whichever comes first wins, so a
+ * request that has produced a byte is never preempted.
  */
 final class AdmissionTicket implements AdmissionListener {
     private final Thread waiter = Thread.currentThread();
@@ -16,6 +19,12 @@ final class AdmissionTicket implements AdmissionListener {
     private volatile String policyClass;
     private volatile long waitedNanos;
     private volatile boolean done;
+    private static final int OPEN = 0;
+    private static final int STREAMING = 1;
+    private static final int PREEMPTED = 2;
+    private final AtomicInteger response = new AtomicInteger(OPEN);
+    private volatile AdmissionError preemption;
+    private volatile Runnable onPreempted;
 
     @Override
     public void onDispatched(long lifecycleId, WorkerWithDpRank dispatchedTo) {
@@ -42,6 +51,39 @@ final class AdmissionTicket implements AdmissionListener {
         policyClass = rejectedIn;
         done = true;
         LockSupport.unpark(waiter);
+    }
+
+    /** The router wants the capacity back: granted unless the engine's first item came first (scheduler thread). */
+    @Override
+    public boolean onPreempted(long lifecycleId, AdmissionError cause) {
+        // Set first: whoever sees PREEMPTED sees the error. Read only through preemption(), which checks the state.
+        preemption = cause;
+        if (!response.compareAndSet(OPEN, PREEMPTED)) {
+            return false;
+        }
+        Runnable hook = onPreempted;
+        if (hook != null) {
+            hook.run();
+        }
+        return true;
+    }
+
+    /** Claims the response for the engine's first item; false once preempted (the item is dropped). */
+    boolean claimStreaming() {
+        return response.compareAndSet(OPEN, STREAMING) || response.get() == STREAMING;
+    }
+
+    /** Runs {@code hook} on preemption, or now if it already happened; the hook must be idempotent. */
+    void whenPreempted(Runnable hook) {
+        onPreempted = hook;
+        if (response.get() == PREEMPTED) {
+            hook.run();
+        }
+    }
+
+    /** The router's {@code preempted} error, or {@code null} while the request was not preempted. */
+    AdmissionError preemption() {
+        return response.get() == PREEMPTED ? preemption : null;
     }
 
     /** The policy class of the decision, or {@code null} when there was none. */

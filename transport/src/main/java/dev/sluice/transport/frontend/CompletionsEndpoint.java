@@ -205,10 +205,12 @@ final class CompletionsEndpoint implements Handler {
         ModelRouter router = model.router();
         int workerId = (int) ticket.worker().workerId();
         EngineQueue queue = new EngineQueue();
+        PreemptionGate gate = new PreemptionGate(ticket, queue);
         EngineStream stream;
         try {
             stream = model.engines().engine(workerId).submit(new EngineRequest(requestId, prompt.tokens(),
-                request.maxTokens(), ticket.worker().dpRank(), prompt.text()), queue);
+                request.maxTokens(), ticket.worker().dpRank(), prompt.text()), gate);
+            gate.stream(stream);
         } catch (RuntimeException e) {
             router.aborted(lifecycle, e);
             ErrorResponses.send(res, new OpenAiException(503, "the engine is unavailable",
@@ -229,12 +231,16 @@ final class CompletionsEndpoint implements Handler {
                 // Before the client has the last bytes: a journal cut short then never shows a request answered
                 // in full as unfinished, and the client's next request comes after this one's end.
                 reported[0] = true;
-                report(model, lifecycle, workerId, outcome);
+                if (ticket.preemption() == null) {
+                    report(model, lifecycle, workerId, outcome);
+                }
             }
         };
         try {
-            CompletionResponder.respond(res, header, request, queue, hooks, failed -> model.stopping()
-                ? SHUTTING_DOWN : engineError(failed));
+            // A preempted request's lifecycle has ended at the router: it is answered its typed, retriable error.
+            CompletionResponder.respond(res, header, request, queue, hooks, failed -> ticket.preemption() != null
+                ? ErrorResponses.withRetryAfter(res, ticket.preemption(), overloadStatus)
+                : model.stopping() ? SHUTTING_DOWN : engineError(failed));
         } catch (IOException | UncheckedIOException e) {
             stream.cancel();
             if (!reported[0]) {

@@ -16,12 +16,16 @@ final class ErrorResponses {
     }
 
     static void send(ServerResponse res, AdmissionError error, int overloadStatus) {
-        int status = error.httpStatus(overloadStatus);
+        send(res, withRetryAfter(res, error, overloadStatus));
+    }
+
+    /** Sets the error's {@code Retry-After} (if any) on {@code res} and returns the body to send with it. */
+    static OpenAiException withRetryAfter(ServerResponse res, AdmissionError error, int overloadStatus) {
         long retryNs = error.retryAfterNanos();
         if (retryNs > 0) {
             res.header(HeaderNames.RETRY_AFTER, String.valueOf((retryNs + 999_999_999L) / 1_000_000_000L));
         }
-        send(res, new OpenAiException(status, error.publicMessage(), null, error.reason()));
+        return new OpenAiException(error.httpStatus(overloadStatus), error.publicMessage(), null, error.reason());
     }
 
     /**

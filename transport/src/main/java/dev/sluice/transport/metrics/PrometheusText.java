@@ -30,6 +30,9 @@ public final class PrometheusText {
         routers.forEach(m -> sample(out, "sluice_requests_completed_total", model(m), m.completed.get()));
         header(out, "sluice_requests_aborted_total", "counter", "Requests aborted after admission started.");
         routers.forEach(m -> sample(out, "sluice_requests_aborted_total", model(m), m.aborted.get()));
+        header(out, "sluice_requests_preempted_total", "counter", "Dispatched requests that had not answered yet, "
+            + "preempted for higher-priority work (also counted as aborted).");
+        routers.forEach(m -> sample(out, "sluice_requests_preempted_total", model(m), m.preempted.get()));
         header(out, "sluice_untrusted_headers_total", "counter", "Priority, policy-class, session and tenant"
             + " headers ignored because the client is not a trusted source.");
         routers.forEach(m -> sample(out, "sluice_untrusted_headers_total", model(m), m.untrustedHeaders.get()));

@@ -35,6 +35,8 @@ public final class RouterMetrics implements SchedulerObserver {
     static final int REJECTED = 5;
     static final int EXPIRED = 6;
     static final int FIELDS = 7;
+    /** The reason of the router's preemption abort ({@code Rejections.PREEMPTED}). */
+    private static final String PREEMPTED = "preempted";
     /** Shares of the most served tenants kept per tenant-fair class (ranks 1..TOP_TENANTS). */
     static final int TOP_TENANTS = 3;
 
@@ -53,6 +55,7 @@ public final class RouterMetrics implements SchedulerObserver {
     final AtomicLong arrived = new AtomicLong();
     final AtomicLong completed = new AtomicLong();
     final AtomicLong aborted = new AtomicLong();
+    final AtomicLong preempted = new AtomicLong();
     final AtomicLong untrustedHeaders = new AtomicLong();
     final WorkerHealthMetrics health = new WorkerHealthMetrics();
     final KvEventMetrics kvEvents = new KvEventMetrics();
@@ -275,6 +278,9 @@ public final class RouterMetrics implements SchedulerObserver {
     @Override
     public void onAborted(long nowNs, RequestView request, Throwable cause) {
         increment(aborted, 1);
+        if (cause instanceof AdmissionError error && PREEMPTED.equals(error.reason())) {
+            increment(preempted, 1);
+        }
         if (request.stage() == RequestView.Stage.QUEUED) {
             leaveQueue(request);
         }

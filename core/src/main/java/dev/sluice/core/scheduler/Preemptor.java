@@ -1,0 +1,136 @@
+package dev.sluice.core.scheduler;
+
+import dev.sluice.core.api.AdmissionError;
+import dev.sluice.core.config.ClassPreemption;
+import dev.sluice.core.config.PolicyClassSpec;
+import dev.sluice.core.config.PolicyProfile;
+import dev.sluice.core.queue.PolicyQueues;
+import dev.sluice.core.queue.QueueEntry;
+import java.util.List;
+
+/**
+ * Takes capacity back from sheddable work (issue 19, part 2). After a dispatch pass leaves requests queued, each
+ * class's shared-lane head that busy gating blocks looks for a victim: a request dispatched ({@code SENT}) but
+ * without its first response item, of a class it outranks ({@link ClassPreemption#outranks}), whose release alone
+ * frees its worker for the head's class ({@link WorkerTable#freedBy}). Of the victims, the lowest preemption
+ * priority goes first, then the lowest strict priority, then the latest arrival (the least work lost); of the
+ * blocked heads, the one of the highest preemption priority, then strict priority, then the first class. The
+ * victim's host is asked ({@link LifecycleTable#notifyPreempted}): it agrees only if no byte of the response went to
+ * the client, so a request that has streamed is never preempted; a refusal marks it and the next victim is asked.
+ * An agreed victim ends as aborted with cause {@link Rejections#PREEMPTED} (its {@code Retry-After} from its class's
+ * drain rate and backlog), and its freed booking goes to the head at once.
+ *
+ * <p>Cost: nothing for a profile without a preemptible class; else O(live requests) per blocked head, once per
+ * dispatch pass that leaves a blocked head. Pinned requests (exact lanes) do not preempt. Owned by the scheduler
+ * thread; not thread-safe.
+ */
+final class Preemptor {
+    private final LifecycleTable lifecycles;
+    private final WorkerTable workers;
+    private final RouterCounters counters;
+    private final DrainRate drain;
+    private PolicyProfile checked;
+    private boolean enabled;
+
+    Preemptor(LifecycleTable lifecycles, WorkerTable workers, RouterCounters counters, DrainRate drain) {
+        this.lifecycles = lifecycles;
+        this.workers = workers;
+        this.counters = counters;
+        this.drain = drain;
+    }
+
+    /**
+     * Finds one blocked head and a victim whose host gives it up, ends the victim through {@code flow} (aborted,
+     * cause {@code preempted}: its booking released) and takes the head out of its queue for the caller to place on
+     * the freed worker; returns the head, or {@code null} when nothing was preempted.
+     */
+    LiveRequest preemptOne(PolicyQueues queues, PolicyProfile profile, AdmissionFlow flow) {
+        if (!enabled(profile) || queues.size() == 0) {
+            return null;
+        }
+        List<PolicyClassSpec> classes = profile.classes();
+        LiveRequest bestHead = null;
+        LiveRequest bestVictim = null;
+        for (int c = 0; c < classes.size(); c++) {
+            QueueEntry entry = queues.sharedHead(c);
+            PolicyClassSpec spec = classes.get(c);
+            if (entry == null || workers.count() == 0 || workers.sharedDispatchable(spec)) {
+                continue;
+            }
+            LiveRequest head = (LiveRequest) entry;
+            if (bestHead != null && !urgent(head, bestHead, classes)) {
+                continue;
+            }
+            LiveRequest victim = victimFor(head, spec, classes);
+            if (victim != null) {
+                bestHead = head;
+                bestVictim = victim;
+            }
+        }
+        while (bestVictim != null) {
+            int victimClass = bestVictim.classIndex();
+            AdmissionError cause = drain.stamp(Rejections.PREEMPTED, victimClass, queues.size(victimClass) + 1);
+            if (lifecycles.notifyPreempted(bestVictim, cause)) {
+                counters.increment(RouterCounters.Counter.PREEMPTED);
+                flow.abort(bestVictim, cause);
+                queues.remove(bestHead);
+                return bestHead;
+            }
+            bestVictim.preemptRefused = true;
+            bestVictim = victimFor(bestHead, classes.get(bestHead.classIndex()), classes);
+        }
+        return null;
+    }
+
+    private boolean enabled(PolicyProfile profile) {
+        if (profile != checked) {
+            checked = profile;
+            enabled = false;
+            for (PolicyClassSpec spec : profile.classes()) {
+                enabled |= spec.preemption().preemptible();
+            }
+        }
+        return enabled;
+    }
+
+    /** True when {@code a} is a more urgent head than {@code b}: higher class priority, then strict priority. */
+    private static boolean urgent(LiveRequest a, LiveRequest b, List<PolicyClassSpec> classes) {
+        long pa = classes.get(a.classIndex()).preemption().priority();
+        long pb = classes.get(b.classIndex()).preemption().priority();
+        return pa != pb ? pa > pb : a.strictPriority() > b.strictPriority();
+    }
+
+    private LiveRequest victimFor(LiveRequest head, PolicyClassSpec spec, List<PolicyClassSpec> classes) {
+        ClassPreemption mine = spec.preemption();
+        LiveRequest best = null;
+        for (LiveRequest candidate : lifecycles.live()) {
+            int index = candidate.classIndex();
+            if (candidate.phase() != LifecyclePhase.SENT || candidate.preemptRefused || index < 0
+                || index >= classes.size()) {
+                continue;
+            }
+            ClassPreemption theirs = classes.get(index).preemption();
+            if (!mine.outranks(head.strictPriority(), theirs, candidate.strictPriority())
+                || !workers.freedBy(spec, candidate)) {
+                continue;
+            }
+            if (best == null || before(candidate, best, classes)) {
+                best = candidate;
+            }
+        }
+        return best;
+    }
+
+    /** Victim order: lower class priority, then lower strict priority, then later arrival. */
+    private static boolean before(LiveRequest a, LiveRequest b, List<PolicyClassSpec> classes) {
+        long pa = classes.get(a.classIndex()).preemption().priority();
+        long pb = classes.get(b.classIndex()).preemption().priority();
+        if (pa != pb) {
+            return pa < pb;
+        }
+        if (a.strictPriority() != b.strictPriority()) {
+            return a.strictPriority() < b.strictPriority();
+        }
+        return a.lifecycleId > b.lifecycleId;
+    }
+}
