@@ -208,7 +208,7 @@ final class CompletionsEndpoint implements Handler {
         EngineStream stream;
         try {
             stream = model.engines().engine(workerId).submit(new EngineRequest(requestId, prompt.tokens(),
-                request.maxTokens(), ticket.worker().dpRank(), prompt.text()), queue);
+                request.maxTokens(), ticket.worker().dpRank(), prompt.text(), request.stream()), queue);
         } catch (RuntimeException e) {
             router.aborted(lifecycle, e);
             ErrorResponses.send(res, new OpenAiException(503, "the engine is unavailable",
