@@ -30,8 +30,24 @@ public final class Classification {
         this.parkDeadline = parkDeadline;
     }
 
-    /** Admits the request (with whatever overrides were set on it) into its policy-class queue. */
+    /**
+     * Admits the request (with whatever overrides were set on it) into its policy-class queue. A host's pooled
+     * request answers with its {@linkplain ClassifyRequest#reusableAdmit() reusable admit decision}, so admitting
+     * allocates nothing; the answer is the same either way (a decision is immutable).
+     */
     public static Classification admit(ClassifyRequest request) {
+        Classification reused = Objects.requireNonNull(request, "request").reusableAdmit();
+        if (reused != null && reused.kind == Kind.ADMIT && reused.request == request) {
+            return reused;
+        }
+        return newAdmit(request);
+    }
+
+    /**
+     * A new admit decision for {@code request}, for a host that keeps one per pooled request and returns it from
+     * {@link ClassifyRequest#reusableAdmit()}. Classifiers call {@link #admit(ClassifyRequest)}.
+     */
+    public static Classification newAdmit(ClassifyRequest request) {
         return new Classification(Kind.ADMIT, Objects.requireNonNull(request, "request"), null, null, 0);
     }
 

@@ -90,4 +90,13 @@ public interface ClassifyRequest {
      * before the park is returned is not lost.
      */
     Wakeup wakeup();
+
+    /**
+     * For hosts: the admit decision of this request made once ({@link Classification#newAdmit}) and answered by
+     * every {@link Classification#admit} of it, so a pooled request is admitted without allocating; {@code null}
+     * (the default) makes {@code admit} create one. Classifiers do not call it.
+     */
+    default Classification reusableAdmit() {
+        return null;
+    }
 }

@@ -26,6 +26,7 @@ import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.SplittableRandom;
 import org.agrona.BitUtil;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -173,10 +174,32 @@ public final class RouterContext {
         return overloadStatus;
     }
 
+    /** How the scheduler thread waits for work (see {@link #schedulerIdle(SchedulerIdle)}). */
+    public enum SchedulerIdle {
+        /**
+         * The default: busy-spin for 50 µs after the last work, yield for 200 µs, then park until a producer hands it
+         * work (or for at most a millisecond, for timers). Arrivals closer together than that window never pay for a
+         * wake-up; an idle router costs no CPU.
+         */
+        WAIT,
+        /** Busy-spin always: no wake-up latency at any rate, and a whole core, even when idle. */
+        SPIN
+    }
+
     /**
-     * How the scheduler thread idles when there is no work. By default it spins, yields, then parks for at most a
-     * millisecond, and producers wake it when they hand it work; a strategy given here is used as it is (a
-     * busy-spin strategy trades a core for the lowest latency).
+     * How the scheduler thread waits for work: {@link SchedulerIdle#WAIT} (the default) or {@link SchedulerIdle#SPIN}
+     * for a core set aside for the scheduler. Replaces a strategy given to {@link #idleStrategy(IdleStrategy)}.
+     */
+    public RouterContext schedulerIdle(SchedulerIdle mode) {
+        this.idleStrategy = Objects.requireNonNull(mode, "schedulerIdle") == SchedulerIdle.SPIN
+            ? new BusySpinIdleStrategy() : null;
+        return this;
+    }
+
+    /**
+     * How the scheduler thread idles when there is no work, as any Agrona strategy, used as it is. By default
+     * ({@code null}, or {@link SchedulerIdle#WAIT}) it spins, yields, then parks, and producers wake it only when it
+     * is parked.
      */
     public RouterContext idleStrategy(IdleStrategy strategy) {
         this.idleStrategy = Objects.requireNonNull(strategy, "idleStrategy");
@@ -285,7 +308,7 @@ public final class RouterContext {
             throw new IllegalArgumentException("overloadStatus must be 200..999, was " + overloadStatus);
         }
         concluded = true;
-        WakeableIdleStrategy wakeable = new WakeableIdleStrategy(1_000_000L);
+        WakeableIdleStrategy wakeable = new WakeableIdleStrategy(WakeableIdleStrategy.DEFAULT_MAX_PARK_NS);
         IngressProxy ingress = new IngressProxy(ringSize, wakeable);
         RouterSignals signals = new RouterSignals(wakeable::wake);
         RouterCounters counters = new RouterCounters(model);

@@ -2,7 +2,6 @@ package dev.sluice.core.scheduler;
 
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.Classification;
-import dev.sluice.core.api.ClassifyEvent;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyClassSpec;
 import dev.sluice.core.config.PolicyProfile;
@@ -11,7 +10,6 @@ import dev.sluice.core.queue.ExpiredSink;
 import dev.sluice.core.queue.PolicyQueues;
 import dev.sluice.core.queue.QueueEntry;
 import dev.sluice.core.queue.QueueRejection;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -234,7 +232,7 @@ final class AdmissionFlow implements Timers.Expiry {
                 continue;
             }
             if (request.host.observesEvents()) {
-                request.host.deliver(new ClassifyEvent.Sent(request.requestId(), worker.id));
+                request.host.deliver(request.host.sent(request.requestId(), worker.id));
             }
         }
         return dispatched;
@@ -250,7 +248,7 @@ final class AdmissionFlow implements Timers.Expiry {
         workers.prefillDone(request);
         queues.onWorkerChanged(request.lastWorker);
         if (request.host.observesEvents()) {
-            request.host.deliver(new ClassifyEvent.Responding(request.requestId(), request.lastWorker));
+            request.host.deliver(request.host.responding(request.requestId(), request.lastWorker));
         }
         dispatchNeeded = true;
     }
@@ -373,9 +371,8 @@ final class AdmissionFlow implements Timers.Expiry {
         try {
             if (request.host.observesEvents()) {
                 request.host.deliver(completed
-                    ? new ClassifyEvent.Completed(request.requestId(), request.lastWorker, request.observedContext())
-                    : new ClassifyEvent.Aborted(request.requestId(), Optional.ofNullable(request.lastWorker),
-                        Optional.ofNullable(cause)));
+                    ? request.host.completed(request.requestId(), request.lastWorker, request.observedContext())
+                    : request.host.aborted(request.requestId(), request.lastWorker, cause));
             }
         } finally {
             // Removed after the classifier heard the end: whoever sees the live count drop sees that too.

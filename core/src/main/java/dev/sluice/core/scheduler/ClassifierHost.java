@@ -2,8 +2,11 @@ package dev.sluice.core.scheduler;
 
 import dev.sluice.core.api.ClassifyEvent;
 import dev.sluice.core.api.ClassifyRequest;
+import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.spi.RequestClassifier;
 import java.lang.reflect.Method;
+import java.util.Optional;
+import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * Runs the model's classifier on the scheduler thread and contains its failures: an exception from
  * {@code classify} becomes that request's failure; one from {@code onEvent} is counted and logged, and delivery
  * goes on. A classifier that keeps the default {@code classify} is not called (the default admits unchanged), and
- * events are built only if it overrides {@code onEvent}: a pass-through router allocates nothing per request.
+ * events are built only if it overrides {@code onEvent}, as one reused instance per kind, so neither a pass-through
+ * router nor a stateful classifier allocates per request.
  * With a {@link PluginCallGuard}, a call that blocks past the classification timeout is interrupted by the watchdog:
  * {@code classify} then answers {@link TimedOut}, and an interrupted {@code onEvent} counts as a failed delivery.
  * Owned by the scheduler thread; not thread-safe.
@@ -28,6 +32,12 @@ public final class ClassifierHost {
     /** Live requests this instance classified or will classify: they hear their events from it. */
     private int requests;
     private boolean retired;
+    // One reused instance per kind: an event is valid only during the onEvent call that receives it.
+    private final ClassifyEvent.Sent sent = new ClassifyEvent.Sent("", WorkerWithDpRank.of(0));
+    private final ClassifyEvent.Responding responding = new ClassifyEvent.Responding("", WorkerWithDpRank.of(0));
+    private final ClassifyEvent.Completed completed =
+        new ClassifyEvent.Completed("", WorkerWithDpRank.of(0), OptionalLong.empty());
+    private final ClassifyEvent.Aborted aborted = new ClassifyEvent.Aborted("", Optional.empty(), Optional.empty());
 
     /** {@code guard} is {@code null} when plugin calls are not timed; failed deliveries count in {@code counters}. */
     public ClassifierHost(RequestClassifier classifier, PluginCallGuard guard, RouterCounters counters) {
@@ -81,6 +91,26 @@ public final class ClassifierHost {
             return TimedOut.INSTANCE;
         }
         return outcome;
+    }
+
+    /** The reused {@code Sent} event, set to these values: deliver it before asking for another. */
+    ClassifyEvent.Sent sent(String requestId, WorkerWithDpRank worker) {
+        return sent.set(requestId, worker);
+    }
+
+    /** The reused {@code Responding} event, set to these values. */
+    ClassifyEvent.Responding responding(String requestId, WorkerWithDpRank worker) {
+        return responding.set(requestId, worker);
+    }
+
+    /** The reused {@code Completed} event; {@code contextTokens} may be {@code Completed.UNKNOWN}. */
+    ClassifyEvent.Completed completed(String requestId, WorkerWithDpRank worker, long contextTokens) {
+        return completed.set(requestId, worker, contextTokens);
+    }
+
+    /** The reused {@code Aborted} event; {@code worker} and {@code cause} may be null. */
+    ClassifyEvent.Aborted aborted(String requestId, WorkerWithDpRank worker, Throwable cause) {
+        return aborted.set(requestId, worker, cause);
     }
 
     /** Delivers one event; a failing (or cut) callback is logged and counted, never propagated. */

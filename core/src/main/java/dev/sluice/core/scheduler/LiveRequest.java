@@ -1,5 +1,6 @@
 package dev.sluice.core.scheduler;
 
+import dev.sluice.core.api.Classification;
 import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.api.RequestProgress;
 import dev.sluice.core.api.SessionContext;
@@ -58,6 +59,8 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     dev.sluice.core.api.AdmissionError parkTimeout;
     private RequestWakeup wakeup;
     private final RouterSignals signals;
+    /** Made once with the pooled record: admitting it allocates nothing. */
+    private final Classification admitDecision;
 
     Thread deferral;
     /** True while a continuation may still touch this record; it is recycled only after the result comes back. */
@@ -73,6 +76,7 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
 
     LiveRequest(RouterSignals signals) {
         this.signals = signals;
+        this.admitDecision = Classification.newAdmit(this);
     }
 
     void begin(long id, AdmissionRequest request, long ingressAtNs, AdmissionListener outcome) {
@@ -234,9 +238,9 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
         publishProgress();
     }
 
-    /** The context total for {@code Completed}: empty unless the engine reported one. */
-    java.util.OptionalLong observedContext() {
-        return contextObserved ? java.util.OptionalLong.of(contextTokens) : java.util.OptionalLong.empty();
+    /** The context total for {@code Completed}: {@code Completed.UNKNOWN} unless the engine reported one. */
+    long observedContext() {
+        return contextObserved ? contextTokens : dev.sluice.core.api.ClassifyEvent.Completed.UNKNOWN;
     }
 
     private void publishProgress() {
@@ -351,6 +355,11 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     @Override
     public void clearWorkerSelectionTarget() {
         this.target = null;
+    }
+
+    @Override
+    public Classification reusableAdmit() {
+        return admitDecision;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.sluice.core.scheduler;
 
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.select.ActiveLoad;
 import java.util.OptionalLong;
 
 /**
@@ -15,9 +16,15 @@ final class WorkerState {
     long outsideBlocks;
     /** From the engine's last report: requests waiting in the engine beyond all the router has booked there. */
     long outsideWaiting;
+    /** The router's own load on this rank, kept here so placement reads it without a lookup. */
+    final ActiveLoad load;
+    /** This rank's slot in the KV index as of {@link #kvSlotsVersion} (-1: none), so overlap is an array read. */
+    int kvSlot = -1;
+    long kvSlotsVersion = -1;
 
-    WorkerState(WorkerWithDpRank id, long maxNumBatchedTokens, OptionalLong totalKvBlocks) {
+    WorkerState(WorkerWithDpRank id, long maxNumBatchedTokens, OptionalLong totalKvBlocks, ActiveLoad load) {
         this.id = id;
+        this.load = load;
         this.maxNumBatchedTokens = maxNumBatchedTokens;
         this.totalKvBlocks = totalKvBlocks;
     }

@@ -6,6 +6,7 @@ import dev.sluice.core.config.PolicyClassSpec;
 import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.kv.KvEvent;
 import dev.sluice.core.queue.DispatchGate;
+import dev.sluice.core.select.ActiveLoad;
 import dev.sluice.core.select.ActiveSequences;
 import dev.sluice.core.select.KvIndex;
 import dev.sluice.core.select.OverlapScores;
@@ -50,7 +51,7 @@ public final class WorkerTable implements DispatchGate {
             known.maxNumBatchedTokens = maxNumBatchedTokens;
             known.totalKvBlocks = totalKvBlocks;
         } else {
-            byId.put(id, new WorkerState(id, maxNumBatchedTokens, totalKvBlocks));
+            byId.put(id, new WorkerState(id, maxNumBatchedTokens, totalKvBlocks, active.loadOrCreate(id)));
         }
         version++;
         rebuild();
@@ -80,8 +81,8 @@ public final class WorkerTable implements DispatchGate {
         if (worker == null) {
             return false;
         }
-        worker.outsideBlocks = Math.max(0, load.usedKvBlocks() - active.activeBlocks(worker.id));
-        worker.outsideWaiting = Math.max(0, load.waitingRequests() - (long) active.activeRequests(worker.id));
+        worker.outsideBlocks = Math.max(0, load.usedKvBlocks() - worker.load.activeBlocks());
+        worker.outsideWaiting = Math.max(0, load.waitingRequests() - (long) worker.load.activeRequests());
         return true;
     }
 
@@ -160,7 +161,17 @@ public final class WorkerTable implements DispatchGate {
     private boolean busy(PolicyClassSpec spec, WorkerState worker) {
         // An engine that queues requests the router did not send is full whatever the router booked on it.
         return (worker.outsideWaiting > 0 && spec.queueingEnabled())
-            || spec.isBusy(active.activePrefillTokens(worker.id), worker.maxNumBatchedTokens);
+            || spec.isBusy(worker.load.activePrefillTokens(), worker.maxNumBatchedTokens);
+    }
+
+    /** The rank's KV-index slot, looked up again only after the index assigned or freed a slot. */
+    private int kvSlot(WorkerState worker) {
+        long current = index.slotsVersion();
+        if (worker.kvSlotsVersion != current) {
+            worker.kvSlot = index.slot(worker.id);
+            worker.kvSlotsVersion = current;
+        }
+        return worker.kvSlot;
     }
 
     /**
@@ -176,13 +187,19 @@ public final class WorkerTable implements DispatchGate {
         int blocks = local.length;
         candidates.reset(request.inputTokens(), blocks, request.workerSelectionTarget(), pin);
         boolean skipBusy = spec.queueingEnabled() && anyFree(spec, pin);
+        long[] sequence = request.sequenceBlockHashes();
+        int heldGuess = 0;
+        // No lookup per candidate: overlap by slot from the one index walk above, load from the worker record.
         for (WorkerState worker : ordered) {
             if ((pin != null && !pin.equals(worker.id)) || (skipBusy && busy(spec, worker))) {
                 continue;
             }
-            int overlap = blocks == 0 ? 0 : scores.blocks(worker.id);
-            candidates.add(worker.id, overlap, active.newBlocks(worker.id, request.sequenceBlockHashes(), blocks))
-                .load(active.activePrefillTokens(worker.id), active.activeBlocks(worker.id) + worker.outsideBlocks)
+            int overlap = blocks == 0 ? 0 : scores.blocksAt(kvSlot(worker));
+            ActiveLoad load = worker.load;
+            int newBlocks = load.newBlocks(sequence, blocks, heldGuess);
+            heldGuess = blocks - newBlocks;
+            candidates.add(worker.id, overlap, newBlocks)
+                .load(load.activePrefillTokens(), load.activeBlocks() + worker.outsideBlocks)
                 .capacity(worker.totalKvBlocks.orElse(-1), worker.maxNumBatchedTokens);
         }
         if (candidates.candidateCount() == 0) {

@@ -48,11 +48,25 @@ public final class ActiveLoad {
      * run and a binary search finds its end in O(log count) lookups.
      */
     public int newBlocks(long[] sequenceHashes, int count) {
-        if (count == 0 || !blocks.containsKey(sequenceHashes[0])) {
+        return newBlocks(sequenceHashes, count, 0);
+    }
+
+    /**
+     * As {@link #newBlocks(long[], int)}, trying {@code heldGuess} held blocks first: when this rank holds exactly
+     * that many leading blocks (two lookups tell), the search is skipped. Ranks of one fleet mostly hold the same
+     * shared prefix of a request, so the previous candidate's answer is a good guess; any guess gives the same result.
+     */
+    public int newBlocks(long[] sequenceHashes, int count, int heldGuess) {
+        boolean guessHeld = heldGuess > 0 && heldGuess <= count && blocks.containsKey(sequenceHashes[heldGuess - 1]);
+        if (guessHeld && (heldGuess == count || !blocks.containsKey(sequenceHashes[heldGuess]))) {
+            // Holding block guess-1 means holding every block before it (a chain): two lookups settle it.
+            return count - heldGuess;
+        }
+        if (count == 0 || (!guessHeld && !blocks.containsKey(sequenceHashes[0]))) {
             // Most ranks share no prefix with a given request: one lookup settles them.
             return count;
         }
-        int low = 1;
+        int low = guessHeld ? heldGuess + 1 : 1;
         int high = count;
         while (low < high) {
             int mid = (low + high) >>> 1;

@@ -40,11 +40,7 @@ public final class ActiveSequences {
         if (bookings.containsKey(requestKey)) {
             return false;
         }
-        ActiveLoad load = loads.get(worker);
-        if (load == null) {
-            load = new ActiveLoad(worker);
-            loads.put(worker, load);
-        }
+        ActiveLoad load = loadOrCreate(worker);
         Booking booking = pooled > 0 ? pool[--pooled] : new Booking();
         if (booking.hashes.length < count) {
             booking.hashes = new long[Math.max(count, booking.hashes.length * 2)];
@@ -99,6 +95,19 @@ public final class ActiveSequences {
      */
     public void removeWorker(WorkerWithDpRank worker) {
         loads.remove(worker);
+    }
+
+    /**
+     * The load of {@code worker}, created empty if nothing was booked there yet: a router keeps it on its worker
+     * record (until {@link #removeWorker}) and reads it without a lookup.
+     */
+    public ActiveLoad loadOrCreate(WorkerWithDpRank worker) {
+        ActiveLoad load = loads.get(worker);
+        if (load == null) {
+            load = new ActiveLoad(worker);
+            loads.put(worker, load);
+        }
+        return load;
     }
 
     /** The load of {@code worker}, or {@code null} when nothing was ever booked there. */

@@ -25,6 +25,8 @@ public final class KvIndex {
     private long[] liveSlots = new long[1];
     private int slotLimit;
     private int nodes;
+    /** Bumped whenever a rank gains or loses a slot, so a caller's cached slot can be checked without a lookup. */
+    private long slotsVersion;
     private long droppedEvents;
 
     /** A rank's slot in the tree's bit sets and its sequence hash → node map. */
@@ -62,6 +64,7 @@ public final class KvIndex {
         bySlot[slot] = null;
         liveSlots[slot >>> 6] &= ~(1L << slot);
         freeSlots.addInt(slot);
+        slotsVersion++;
     }
 
     /**
@@ -129,6 +132,19 @@ public final class KvIndex {
 
     int slotOf(WorkerWithDpRank worker) {
         return slots.getValue(worker);
+    }
+
+    /**
+     * {@code worker}'s slot, the index into {@link OverlapScores#blocksAt}, or -1 while the index knows nothing of
+     * it. One map lookup: a caller keeps it until {@link #slotsVersion()} changes.
+     */
+    public int slot(WorkerWithDpRank worker) {
+        return slotOf(worker);
+    }
+
+    /** Changes whenever a slot is assigned or freed; a slot read at the same version is still valid. */
+    public long slotsVersion() {
+        return slotsVersion;
     }
 
     WorkerWithDpRank workerAt(int slot) {
@@ -215,6 +231,7 @@ public final class KvIndex {
         bySlot[slot] = new WorkerBlocks(worker);
         liveSlots[slot >>> 6] |= 1L << slot;
         slots.put(worker, slot);
+        slotsVersion++;
         return slot;
     }
 }

@@ -50,6 +50,14 @@ public final class OverlapScores {
         return slot < 0 || slot >= blocksBySlot.length ? 0 : blocksBySlot[slot];
     }
 
+    /**
+     * Matched prefix length in blocks of the rank in {@code slot} ({@link KvIndex#slot}); 0 for -1 (a rank the
+     * index does not know). An array read: selection among many ranks makes no lookup per candidate.
+     */
+    public int blocksAt(int slot) {
+        return slot < 0 || slot >= blocksBySlot.length ? 0 : blocksBySlot[slot];
+    }
+
     /** How many worker ranks matched at least one block. */
     public int matchedWorkers() {
         return matched.size();

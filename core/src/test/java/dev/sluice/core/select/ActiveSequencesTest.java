@@ -99,6 +99,11 @@ class ActiveSequencesTest {
                 expected += booked.contains(hash) ? 0 : 1;
             }
             assertEquals(expected, sequences.newBlocks(W1, request, request.length), "round " + round);
+            for (int guess = 0; guess <= request.length + 1; guess++) {
+                // A guessed held prefix, right or wrong, never changes the answer.
+                assertEquals(expected, sequences.load(W1).newBlocks(request, request.length, guess),
+                    "round " + round + ", guess " + guess);
+            }
             assertEquals(booked.size(), sequences.activeBlocks(W1));
         }
     }

@@ -33,7 +33,7 @@ public final class RecordingClassifier implements RequestClassifier {
     public void onEvent(ClassifyEvent event) {
         String kind = event.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
         calls.add(kind + ":" + event.requestId());
-        events.add(event);
+        events.add(event.copy());
     }
 
     public List<String> calls() {

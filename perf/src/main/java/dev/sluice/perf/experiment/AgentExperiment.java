@@ -25,6 +25,8 @@ import java.util.List;
 public final class AgentExperiment {
     /** The bundled policy: ThunderAgent with every parameter at its default, and its selector. */
     public static final String BUNDLED_POLICY = "/dev/sluice/perf/experiment/thunderagent.yaml";
+    /** The bundled paper-mode policy: ThunderAgent with {@code mode: paper}, and its selector. */
+    public static final String BUNDLED_PAPER_POLICY = "/dev/sluice/perf/experiment/thunderagent-paper.yaml";
 
     /**
      * The run's knobs.
@@ -70,9 +72,14 @@ public final class AgentExperiment {
 
     /** The bundled policy's text. */
     public static String bundledPolicy() throws IOException {
-        try (InputStream in = AgentExperiment.class.getResourceAsStream(BUNDLED_POLICY)) {
+        return bundled(BUNDLED_POLICY);
+    }
+
+    /** A bundled policy's text, by resource name. */
+    public static String bundled(String resource) throws IOException {
+        try (InputStream in = AgentExperiment.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IOException(BUNDLED_POLICY + " is missing from the build");
+                throw new IOException(resource + " is missing from the build");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }

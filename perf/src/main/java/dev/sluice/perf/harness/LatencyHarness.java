@@ -106,18 +106,23 @@ public final class LatencyHarness {
             + "instant engine. Histograms: `%s/*.hgrm`, plot: `%s/latency.png` (and `.svg`).%n%n", generators,
             warmup, seconds, dir, dir);
         out.println("| controller | offered/s | achieved/s | p50 | p99 | p99.9 | max | measured "
-            + "| rejected in window | drained |");
-        out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+            + "| rejected in window | drained | scheduler CPU ns/decision | in submit ns/decision | CPU ns/decision |");
+        out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |");
         for (TrialResult r : results) {
-            out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %.2f | %.2f | %.2f | %.1f | %,d | %,d | %s |%n", r.target(),
-                r.offeredPerSecond(), r.achievedPerSecond(), r.micros(50), r.micros(99), r.micros(99.9),
-                r.maxMicros(), r.measured(), r.rejected(), r.drained() ? "yes" : "NO");
+            out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %.2f | %.2f | %.2f | %.1f | %,d | %,d | %s | %,.0f | %,.0f "
+                + "| %,.0f |%n", r.target(), r.offeredPerSecond(), r.achievedPerSecond(), r.micros(50), r.micros(99),
+                r.micros(99.9), r.maxMicros(), r.measured(), r.rejected(), r.drained() ? "yes" : "NO",
+                r.controllerCpuPerDecision(), r.callerPerDecision(), r.cpuPerDecision());
         }
+        out.println();
+        out.println("CPU per decision over the whole trial: the scheduler thread's CPU time (ThreadMXBean; a spinning "
+            + "scheduler's idle spin included) plus the time the generators spent inside submit (where the baseline "
+            + "decides), divided by the decisions.");
         out.println();
         out.println("Baseline ÷ sluice at the same offered rate (above 1: sluice is faster):");
         out.println();
-        out.println("| offered/s | controller | p50 | p99 | p99.9 | achieved/s |");
-        out.println("| ---: | --- | ---: | ---: | ---: | ---: |");
+        out.println("| offered/s | controller | p50 | p99 | p99.9 | achieved/s | CPU/decision |");
+        out.println("| ---: | --- | ---: | ---: | ---: | ---: | ---: |");
         double bestSluice = 0;
         double bestBaseline = 0;
         for (TrialResult b : results) {
@@ -132,9 +137,10 @@ public final class LatencyHarness {
                 if (s.target().equals("sluice")) {
                     bestSluice = Math.max(bestSluice, s.achievedPerSecond());
                 }
-                out.printf(Locale.ROOT, "| %,d | %s | %.2f | %.2f | %.2f | %.2f |%n", s.offeredPerSecond(),
+                out.printf(Locale.ROOT, "| %,d | %s | %.2f | %.2f | %.2f | %.2f | %.2f |%n", s.offeredPerSecond(),
                     s.target(), b.micros(50) / s.micros(50), b.micros(99) / s.micros(99),
-                    b.micros(99.9) / s.micros(99.9), b.achievedPerSecond() / s.achievedPerSecond());
+                    b.micros(99.9) / s.micros(99.9), b.achievedPerSecond() / s.achievedPerSecond(),
+                    b.cpuPerDecision() / s.cpuPerDecision());
             }
         }
         out.println();

@@ -1,6 +1,7 @@
 package dev.sluice.perf.harness;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -9,6 +10,9 @@ import java.util.concurrent.TimeUnit;
  * constant spacing, each request stamped with its intended send time (so a stalled controller is charged for the
  * requests it held back: coordinated omission corrected). Generators wait for their next slot by yielding, so an
  * idle generator leaves the CPU to the controller on this small machine. Warm-up requests are sent but not recorded.
+ * CPU is counted over the whole trial: the controller's own threads ({@link Target#ownThreadsCpuNs()}) and the time
+ * each generator spends inside {@code submit} (one clock read per request more: the one that ended the wait is
+ * reused).
  */
 final class OpenLoopRun {
     private static final int SLOTS = 1 << 16;
@@ -27,14 +31,17 @@ final class OpenLoopRun {
             double period = 1e9 * generators / rate;
             long perGenerator = (long) ((recordUntil - start) / period);
             List<Thread> threads = new ArrayList<>();
+            long[] callerNs = new long[generators];
+            long cpuBefore = target.ownThreadsCpuNs();
             for (int g = 0; g < generators; g++) {
                 long offset = (long) (g * 1e9 / rate);
                 Pending[] slots = new Pending[SLOTS];
                 for (int s = 0; s < SLOTS; s++) {
                     slots[s] = new Pending(probe, target.engine(), "g" + g + "-" + s);
                 }
-                Thread thread = new Thread(() -> generate(target, slots, start + offset, period, perGenerator),
-                    "generator-" + g);
+                int generator = g;
+                Thread thread = new Thread(() -> callerNs[generator] = generate(target, slots, start + offset, period,
+                    perGenerator), "generator-" + g);
                 threads.add(thread);
             }
             threads.forEach(Thread::start);
@@ -46,22 +53,29 @@ final class OpenLoopRun {
             while (probe.outcomes() < expected && System.nanoTime() < waitUntil) {
                 Thread.sleep(1);
             }
+            long cpu = target.ownThreadsCpuNs() - cpuBefore;
             long elapsed = Math.max(probe.lastDispatchAt(), recordUntil) - recordFrom;
             double achieved = probe.windowDispatched() * 1e9 / elapsed;
             return new TrialResult(targetName, rate, achieved, probe.windowDispatched(), probe.rejectedCount(),
-                probe.outcomes() >= expected, probe.histogram().copy());
+                probe.outcomes() >= expected, probe.histogram().copy(), probe.outcomes(), cpu,
+                Arrays.stream(callerNs).sum());
         }
     }
 
-    private static void generate(Target target, Pending[] slots, long first, double period, long count) {
+    /** Sends {@code count} requests; returns the time spent inside {@code submit}, ns. */
+    private static long generate(Target target, Pending[] slots, long first, double period, long count) {
+        long inSubmit = 0;
         for (long i = 0; i < count; i++) {
             long intended = first + (long) (i * period);
-            while (System.nanoTime() < intended) {
+            long now;
+            while ((now = System.nanoTime()) < intended) {
                 Thread.yield();
             }
             Pending slot = slots[(int) (i & (SLOTS - 1))];
             slot.intended = intended;
             target.submit(slot);
+            inSubmit += System.nanoTime() - now;
         }
+        return inSubmit;
     }
 }

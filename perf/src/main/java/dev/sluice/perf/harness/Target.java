@@ -5,8 +5,9 @@ import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.spi.RequestClassifier;
 import dev.sluice.perf.baseline.BaselineController;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.OptionalLong;
-import org.agrona.concurrent.BusySpinIdleStrategy;
 
 /**
  * An admission controller under test, fresh for each trial: sluice's {@link ModelRouter} on its own scheduler
@@ -23,6 +24,12 @@ interface Target extends AutoCloseable {
     /** The instant engine's completion hook for this controller. */
     Pending.Engine engine();
 
+    /**
+     * CPU time the controller's own threads have used so far (ThreadMXBean), in ns: sluice's scheduler thread; 0 for
+     * the baseline, which decides on the callers' threads (the generators measure that time).
+     */
+    long ownThreadsCpuNs();
+
     @Override
     void close();
 
@@ -35,7 +42,7 @@ interface Target extends AutoCloseable {
         return switch (name) {
             case "sluice" -> new Sluice(new RouterContext().model("harness"));
             case "sluice-spin" -> new Sluice(new RouterContext().model("harness")
-                .idleStrategy(new BusySpinIdleStrategy()));
+                .schedulerIdle(RouterContext.SchedulerIdle.SPIN));
             case "baseline" -> new Baseline();
             default -> throw new IllegalArgumentException("unknown target " + name);
         };
@@ -65,6 +72,19 @@ interface Target extends AutoCloseable {
         }
 
         @Override
+        public long ownThreadsCpuNs() {
+            // The scheduler thread's name (SchedulerAgent.roleName, in a package core does not export).
+            String name = "sluice-scheduler-" + router.model();
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            for (Thread thread : Thread.getAllStackTraces().keySet()) {
+                if (thread.getName().equals(name)) {
+                    return Math.max(0, threads.getThreadCpuTime(thread.threadId()));
+                }
+            }
+            throw new IllegalStateException("no scheduler thread named " + name);
+        }
+
+        @Override
         public void close() {
             router.close();
         }
@@ -84,6 +104,11 @@ interface Target extends AutoCloseable {
         @Override
         public Pending.Engine engine() {
             return engine;
+        }
+
+        @Override
+        public long ownThreadsCpuNs() {
+            return 0;
         }
 
         @Override

@@ -65,6 +65,7 @@ public class SelectionBench {
     private DefaultWorkerSelector selector;
     private WorkerWithDpRank[] ranks;
     private ActiveLoad[] loads;
+    private int[] slots;
     private long[][] requestLocal;
     private long[][] requestSequence;
     private int next;
@@ -94,9 +95,12 @@ public class SelectionBench {
             }
         }
         // The router keeps each rank's load handle on its worker record, so selection needs no map lookup for it.
+        // So are its KV-index slots (checked against the index's slot version): overlap is then an array read.
         loads = new ActiveLoad[workers];
+        slots = new int[workers];
         for (int w = 0; w < workers; w++) {
             loads[w] = active.load(ranks[w]);
+            slots[w] = index.slot(ranks[w]);
         }
         requestLocal = new long[REQUESTS][];
         requestSequence = new long[REQUESTS][];
@@ -123,10 +127,12 @@ public class SelectionBench {
         long[] sequence = requestSequence[r];
         index.findMatches(local, scores);
         candidates.reset((long) local.length * BLOCK_SIZE, local.length, null, null);
+        int heldGuess = 0;
         for (int w = 0; w < ranks.length; w++) {
-            WorkerWithDpRank rank = ranks[w];
             ActiveLoad load = loads[w];
-            candidates.add(rank, scores.blocks(rank), load.newBlocks(sequence, sequence.length))
+            int newBlocks = load.newBlocks(sequence, sequence.length, heldGuess);
+            heldGuess = sequence.length - newBlocks;
+            candidates.add(ranks[w], scores.blocksAt(slots[w]), newBlocks)
                 .load(load.activePrefillTokens(), load.activeBlocks());
         }
         return selector.select(candidates);

@@ -10,7 +10,8 @@ import java.util.Map;
  * Pauses programs at tool boundaries until every rank is safe. For each rank above {@code pause_threshold} of its
  * capacity: pause its acting programs, smallest first (ties keep program order), until usage is at most
  * {@code pause_target}; if that is not enough, mark its reasoning programs so that they pause when their running
- * turn completes. Pausing is logical: nothing running is preempted. Stateless.
+ * turn completes. Pausing is logical: nothing running is preempted. In paper mode ({@code decayInPauses}) usage is
+ * the decayed one, an acting program charging {@code 2^(-idle/tau)} of its tokens. Stateless.
  */
 final class PausePlanner {
     private PausePlanner() {
@@ -18,20 +19,21 @@ final class PausePlanner {
 
     /** Returns true when a program was paused or newly marked. */
     static boolean pauseUntilSafe(Iterable<Program> programs, CapacityView view, Map<WorkerWithDpRank, Double> used,
-                                  ThunderAgentConfig config) {
+                                  ThunderAgentConfig config, long nowNs) {
         boolean changed = false;
         for (Map.Entry<WorkerWithDpRank, Long> worker : view.capacities().entrySet()) {
             double capacity = worker.getValue();
             double usage = used.getOrDefault(worker.getKey(), 0.0);
             if (usage > capacity * config.pauseThreshold()) {
-                changed |= drain(programs, worker.getKey(), usage, capacity * config.pauseTarget(), config);
+                changed |= drain(programs, worker.getKey(), usage, capacity * config.pauseTarget(), config,
+                    nowNs);
             }
         }
         return changed;
     }
 
     private static boolean drain(Iterable<Program> programs, WorkerWithDpRank worker, double usage, double target,
-                                 ThunderAgentConfig config) {
+                                 ThunderAgentConfig config, long nowNs) {
         List<Program> acting = new ArrayList<>();
         List<Program> reasoning = new ArrayList<>();
         for (Program program : programs) {
@@ -46,7 +48,7 @@ final class PausePlanner {
             if (usage <= target) {
                 break;
             }
-            usage -= program.usage(config);
+            usage -= config.decayInPauses() ? program.decayedUsage(config, nowNs) : program.usage(config);
             program.paused = true;
             program.assignedWorker = null;
             changed = true;

@@ -52,7 +52,8 @@ final class Reconciler {
             resume(placement);
             changed = true;
         }
-        changed |= PausePlanner.pauseUntilSafe(state.programs.values(), view, state.usage(config), config);
+        changed |= PausePlanner.pauseUntilSafe(state.programs.values(), view,
+            config.decayInPauses() ? state.decayedUsage(config, nowNs) : state.usage(config), config, nowNs);
         state.compact();
         return new Report(forced.size(), changed);
     }

@@ -4,7 +4,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.sluice.core.api.ProviderException;
 
 /**
- * The validated settings of a ThunderAgent classifier, from its ten optional YAML parameters. Immutable.
+ * The validated settings of a ThunderAgent classifier, from its eleven optional YAML parameters. {@code mode} picks
+ * the defaults: {@code dynamo} (Dynamo's port: pause above 0.95 down to 0.80, resume up to 0.85, acting programs
+ * charged in full when deciding pauses) or {@code paper} (the ThunderAgent paper: high and low watermarks at 1.0, no
+ * hysteresis, acting programs charged {@code 2^(-idle/tau)} of their tokens when deciding pauses); a parameter
+ * given explicitly overrides the mode's default. Immutable.
  *
  * @param pauseThreshold         worker usage fraction above which programs are paused.
  * @param pauseTarget            usage fraction a pause cycle drains down to.
@@ -16,10 +20,12 @@ import dev.sluice.core.api.ProviderException;
  * @param actingDecayTauSeconds  half-life of acting usage, used only to place forced resumes.
  * @param bufferPerProgram       headroom tokens charged per active program.
  * @param maxTrackedRequests     bound of tracked requests and, separately, of retained programs.
+ * @param decayInPauses          whether pause decisions charge acting programs their decayed usage (paper mode).
  */
 record ThunderAgentConfig(double pauseThreshold, double pauseTarget, double resumeHysteresis, long resumeTimeoutNs,
                           long sessionRetentionNs, long schedulerIntervalNs, double actingTokenWeight,
-                          double actingDecayTauSeconds, long bufferPerProgram, int maxTrackedRequests) {
+                          double actingDecayTauSeconds, long bufferPerProgram, int maxTrackedRequests,
+                          boolean decayInPauses) {
 
     /** The YAML parameters as written; an absent key binds as {@code null} and takes its default. */
     record Parameters(@JsonProperty("pause_threshold") Double pauseThreshold,
@@ -31,18 +37,30 @@ record ThunderAgentConfig(double pauseThreshold, double pauseTarget, double resu
                       @JsonProperty("acting_token_weight") Double actingTokenWeight,
                       @JsonProperty("acting_decay_tau_seconds") Double actingDecayTauSeconds,
                       @JsonProperty("buffer_per_program") Long bufferPerProgram,
-                      @JsonProperty("max_tracked_requests") Integer maxTrackedRequests) {
+                      @JsonProperty("max_tracked_requests") Integer maxTrackedRequests,
+                      @JsonProperty("mode") String mode) {
     }
 
     /** The defaults of every parameter. */
     static ThunderAgentConfig defaults() {
         return new ThunderAgentConfig(0.95, 0.80, 0.10, seconds(1800), seconds(1800), seconds(5), 1.0, 1.0, 100,
-            10_000);
+            10_000, false);
+    }
+
+    /** The paper's defaults: watermarks at 1.0, no hysteresis, decayed acting usage in pause decisions. */
+    static ThunderAgentConfig paperDefaults() {
+        ThunderAgentConfig d = defaults();
+        return new ThunderAgentConfig(1.0, 1.0, 0.0, d.resumeTimeoutNs, d.sessionRetentionNs, d.schedulerIntervalNs,
+            d.actingTokenWeight, d.actingDecayTauSeconds, d.bufferPerProgram, d.maxTrackedRequests, true);
     }
 
     /** Applies defaults and validates; the message reads {@code invalid ThunderAgent configuration: <reason>}. */
     static ThunderAgentConfig from(Parameters p) throws ProviderException {
-        ThunderAgentConfig d = defaults();
+        ThunderAgentConfig d = switch (p.mode() == null ? "dynamo" : p.mode()) {
+            case "dynamo" -> defaults();
+            case "paper" -> paperDefaults();
+            default -> throw invalid("mode must be dynamo or paper, was " + p.mode());
+        };
         double threshold = or(p.pauseThreshold(), d.pauseThreshold);
         double target = or(p.pauseTarget(), d.pauseTarget);
         double hysteresis = or(p.resumeHysteresis(), d.resumeHysteresis);
@@ -69,7 +87,7 @@ record ThunderAgentConfig(double pauseThreshold, double pauseTarget, double resu
             throw invalid("max_tracked_requests must be positive");
         }
         return new ThunderAgentConfig(threshold, target, hysteresis, timeout, retention, interval, weight, tau,
-            buffer, maxTracked);
+            buffer, maxTracked, d.decayInPauses);
     }
 
     private static void fraction(String name, double value) throws ProviderException {

@@ -100,7 +100,7 @@ class PlannerTest {
         }
         CapacityView view = capacities(capacity);
 
-        assertTrue(PausePlanner.pauseUntilSafe(programs.values(), view, usage(config), config));
+        assertTrue(PausePlanner.pauseUntilSafe(programs.values(), view, usage(config), config, 0));
         Set<String> paused = programs.values().stream().filter(p -> p.paused).map(p -> p.sessionId)
             .collect(Collectors.toSet());
         assertEquals(Set.of("small", "paused"), paused);
@@ -111,7 +111,26 @@ class PlannerTest {
         for (String untouched : List.of("large", "running", "healthy", "other-worker", "unassigned")) {
             assertFalse(programs.get(untouched).paused || programs.get(untouched).markedForPause, untouched);
         }
-        assertFalse(PausePlanner.pauseUntilSafe(programs.values(), view, usage(config), config));
+        assertFalse(PausePlanner.pauseUntilSafe(programs.values(), view, usage(config), config, 0));
+    }
+
+    /** Paper mode: an acting program idle for two half-lives charges a quarter of its tokens to pause decisions. */
+    @Test
+    void shouldDecideOnDecayedActingUsageInPaperMode() {
+        ThunderAgentConfig paper = ThunderHarness.config(Map.of("mode", "paper", "buffer_per_program", 0));
+        WorkerWithDpRank w1 = WorkerWithDpRank.of(1);
+        program("running", Program.Status.REASONING, 600, w1);
+        program("idle", Program.Status.ACTING, 800, w1).actingSinceNs = 0;
+        CapacityView view = capacities(Map.of(w1, 1000L));
+        ThunderState state = new ThunderState();
+        state.programs.putAll(programs);
+        long twoHalfLives = 2_000_000_000L;
+        // Charged in full (1400 > 1000) the idle program would be paused; decayed it charges 200: 800 <= 1000.
+        assertFalse(PausePlanner.pauseUntilSafe(programs.values(), view, state.decayedUsage(paper, twoHalfLives),
+            paper, twoHalfLives));
+        assertFalse(programs.get("idle").paused);
+        assertTrue(PausePlanner.pauseUntilSafe(programs.values(), view, state.decayedUsage(paper, 0), paper, 0));
+        assertTrue(programs.get("idle").paused);
     }
 
     /** Dynamo: equal_size_pause_candidates_keep_their_existing_order. */
@@ -123,7 +142,7 @@ class PlannerTest {
         program("second", Program.Status.ACTING, 100, w1);
         program("third", Program.Status.ACTING, 100, w1);
         assertTrue(PausePlanner.pauseUntilSafe(programs.values(), capacities(Map.of(w1, 300L)), usage(config),
-            config));
+            config, 0));
         assertTrue(programs.get("first").paused);
         assertNull(programs.get("first").assignedWorker);
         assertFalse(programs.get("second").paused || programs.get("third").paused);

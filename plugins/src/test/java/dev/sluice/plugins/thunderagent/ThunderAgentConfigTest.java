@@ -1,6 +1,7 @@
 package dev.sluice.plugins.thunderagent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,6 +34,23 @@ class ThunderAgentConfigTest {
         assertEquals(1.0, config.actingDecayTauSeconds());
         assertEquals(100, config.bufferPerProgram());
         assertEquals(10_000, config.maxTrackedRequests());
+    }
+
+    @Test
+    void shouldTakeThePapersWatermarksAndDecayInPaperMode() {
+        ThunderAgentConfig paper = ThunderHarness.config(Map.of("mode", "paper"));
+        assertEquals(1.0, paper.pauseThreshold());
+        assertEquals(1.0, paper.pauseTarget());
+        assertEquals(0.0, paper.resumeHysteresis());
+        assertTrue(paper.decayInPauses());
+        assertEquals(ThunderAgentConfig.defaults().resumeTimeoutNs(), paper.resumeTimeoutNs());
+        ThunderAgentConfig overridden = ThunderHarness.config(Map.of("mode", "paper", "pause_target", 0.9));
+        assertEquals(0.9, overridden.pauseTarget());
+        assertEquals(1.0, overridden.pauseThreshold());
+        assertFalse(ThunderHarness.config(Map.of("mode", "dynamo")).decayInPauses());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> ThunderHarness.config(Map.of("mode", "vllm")));
+        assertEquals("invalid ThunderAgent configuration: mode must be dynamo or paper, was vllm", e.getMessage());
     }
 
     @Test

@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.agrona.concurrent.BusySpinIdleStrategy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -138,9 +137,9 @@ final class ServeCommand implements Callable<Integer> {
     enum SchedulerIdle { WAIT, SPIN }
 
     @Option(names = "--scheduler-idle", defaultValue = "wait", paramLabel = "MODE",
-        description = "How each model's scheduler thread waits for work: wait (spin briefly, then sleep until woken; "
-            + "a wake-up costs a few microseconds) or spin (busy-spin: the lowest latency, and a whole core per "
-            + "model, even when idle). Default: ${DEFAULT-VALUE}.")
+        description = "How each model's scheduler thread waits for work: wait (spin 50 us, yield 200 us, then sleep "
+            + "until woken; only a wake-up from sleep costs a few microseconds, an idle model no CPU) or spin "
+            + "(busy-spin: the lowest latency, and a whole core per model, even when idle). Default: ${DEFAULT-VALUE}.")
     SchedulerIdle schedulerIdle;
 
     @Option(names = "--watch-config",
@@ -234,9 +233,8 @@ final class ServeCommand implements Callable<Integer> {
         QueuePolicy queuePolicy = policyOptions.queuePolicy;
         RouterContext router = FrontendAssembly.router(policy, name, threshold, queuePolicy, routerMode, null,
             policyOptions.classificationTimeout(spec.commandLine()));
-        if (schedulerIdle == SchedulerIdle.SPIN) {
-            router.idleStrategy(new BusySpinIdleStrategy());
-        }
+        router.schedulerIdle(schedulerIdle == SchedulerIdle.SPIN ? RouterContext.SchedulerIdle.SPIN
+            : RouterContext.SchedulerIdle.WAIT);
         JournalContext context = journalOptions.context();
         if (context != null && journalName != null) {
             context = FrontendAssembly.journalOf(context, journalName);

@@ -10,9 +10,11 @@ import dev.sluice.transport.engine.sim.PrefillCounters;
 import dev.sluice.transport.engine.sim.SimEngineContext;
 import dev.sluice.transport.engine.sim.SimulatedFleet;
 import dev.sluice.transport.engine.sim.VirtualClockDriver;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.IntFunction;
 import org.agrona.collections.IntHashSet;
 
 /**
@@ -26,6 +28,10 @@ import org.agrona.collections.IntHashSet;
 public final class ClusterSimulation {
     final ClusterMetrics metrics;
     final ModelRouter router;
+    /** The window counters of a closed-loop run, or {@code null}. */
+    ClosedLoopMetrics closedLoop;
+    private IntFunction<SessionPlan> replacements;
+    private int programsStarted;
     private final ClusterContext context;
     private final VirtualClockDriver driver = new VirtualClockDriver();
     private final SimulatedFleet fleet;
@@ -71,6 +77,49 @@ public final class ClusterSimulation {
         }
     }
 
+    /**
+     * A closed-loop run: {@code parallel} programs, the i-th from {@code programs.apply(i)}, the first ones started
+     * {@code staggerNs} apart, each replaced at once when it ends, until the context's load window ends; then every
+     * turn still running is cancelled (the context's drain limit is not used). Counts only what ends after
+     * {@code warmupNs}.
+     */
+    public static ClosedLoopReport runClosedLoop(ClusterContext context, int parallel, long warmupNs,
+                                                 long staggerNs, IntFunction<SessionPlan> programs) {
+        if (parallel < 1 || warmupNs < 0 || warmupNs >= context.durationNs() || staggerNs < 0) {
+            throw new IllegalArgumentException("closed loop needs parallel >= 1 and 0 <= warm-up < window end, was "
+                + parallel + " programs, warm-up " + warmupNs + " ns of " + context.durationNs());
+        }
+        long wallStart = System.nanoTime();
+        ClusterSimulation simulation = new ClusterSimulation(context.drainLimitNs(0));
+        try {
+            simulation.closedLoop = new ClosedLoopMetrics(warmupNs);
+            simulation.replacements = programs;
+            List<SessionPlan> first = new ArrayList<>(parallel);
+            for (int i = 0; i < parallel; i++) {
+                SessionPlan p = programs.apply(simulation.programsStarted++);
+                first.add(new SessionPlan(p.sessionId(), i * staggerNs, p.systemPromptId(), p.systemPrompt(),
+                    p.turns(), p.sessionHeader(), p.policyClass()));
+            }
+            simulation.driver.at(warmupNs, () -> simulation.closedLoop.windowStarted(simulation.prefillTotal()));
+            ClusterReport whole = simulation.play(first, List.of(), wallStart);
+            return simulation.closedLoop.report(context.label(), parallel, context.durationNs() - warmupNs,
+                whole.prefill(), whole.balanced(), System.nanoTime() - wallStart);
+        } finally {
+            simulation.router.close();
+            simulation.fleet.close();
+        }
+    }
+
+    private PrefillCounters prefillTotal() {
+        PrefillCounters prefill = PrefillCounters.ZERO;
+        for (int w = 0; w < fleet.size(); w++) {
+            for (int rank = 0; rank < context.engine().dpSize(); rank++) {
+                prefill = prefill.plus(fleet.worker(w).prefillCounters(rank));
+            }
+        }
+        return prefill;
+    }
+
     private ClusterReport play(List<SessionPlan> sessions, List<Arrival> arrivals, long wallStart) {
         for (SessionPlan plan : sessions) {
             if (plan.startNs() < context.durationNs()) {
@@ -97,12 +146,7 @@ public final class ClusterSimulation {
             // Cancellations end at the engines' next pass boundary; a generous bound only guards against a bug.
             driver.runUntilIdle(limit + 3_600_000_000_000L);
         }
-        PrefillCounters prefill = PrefillCounters.ZERO;
-        for (int w = 0; w < fleet.size(); w++) {
-            for (int rank = 0; rank < context.engine().dpSize(); rank++) {
-                prefill = prefill.plus(fleet.worker(w).prefillCounters(rank));
-            }
-        }
+        PrefillCounters prefill = prefillTotal();
         RouterStatistics stats = router.stats();
         return metrics.report(context.label(), prefill, stats, System.nanoTime() - wallStart);
     }
@@ -135,10 +179,17 @@ public final class ClusterSimulation {
         arrivalsOpen--;
     }
 
-    void sessionEnded(boolean finished) {
+    void sessionEnded(SessionRun session, boolean finished) {
         sessionsOpen--;
         if (finished) {
             metrics.sessionsFinished++;
+            if (closedLoop != null) {
+                closedLoop.programFinished(now(), now() - session.startedNs());
+            }
+        }
+        if (replacements != null && !stopping && now() < context.durationNs()) {
+            sessionsPending++;
+            startSession(replacements.apply(programsStarted++));
         }
     }
 

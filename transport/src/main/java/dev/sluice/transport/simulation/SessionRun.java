@@ -13,6 +13,7 @@ final class SessionRun implements TurnOwner {
     private final ClusterSimulation host;
     /** The context of the last completed turn (its prompt, then its answer), or {@code null} before the first. */
     int[] context;
+    private long startedNs;
 
     SessionRun(ClusterSimulation host, SessionPlan plan) {
         this.host = host;
@@ -20,6 +21,7 @@ final class SessionRun implements TurnOwner {
     }
 
     void start() {
+        startedNs = host.now();
         send(0);
     }
 
@@ -32,23 +34,27 @@ final class SessionRun implements TurnOwner {
     public void turnEnded(TurnRun run, ClusterMetrics.Outcome outcome) {
         int next = run.turn + 1;
         if (outcome != ClusterMetrics.Outcome.COMPLETED) {
-            host.sessionEnded(false);
+            host.sessionEnded(this, false);
             return;
         }
         int[] answer = run.output();
         context = concat(run.prompt, answer);
         if (next == plan.turns().size()) {
-            host.sessionEnded(true);
+            host.sessionEnded(this, true);
         } else if (host.stopping()) {
-            host.sessionEnded(false);
+            host.sessionEnded(this, false);
         } else {
             host.after(plan.turns().get(next).gapNs(), () -> send(next));
         }
     }
 
+    long startedNs() {
+        return startedNs;
+    }
+
     private void send(int turn) {
         if (host.stopping()) {
-            host.sessionEnded(false);
+            host.sessionEnded(this, false);
             return;
         }
         SessionPlan.Turn spec = plan.turns().get(turn);

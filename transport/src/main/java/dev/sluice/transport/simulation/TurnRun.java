@@ -27,6 +27,7 @@ final class TurnRun implements AdmissionListener, EngineListener {
     final int[] prompt;
     private final int maxTokens;
     private final long ingressNs;
+    private long dispatchedNs;
     private long lifecycleId;
     private EngineStream stream;
     private State state = State.SUBMITTED;
@@ -59,7 +60,12 @@ final class TurnRun implements AdmissionListener, EngineListener {
         }
         state = State.DISPATCHED;
         long now = host.now();
-        host.metrics.dispatched(now - ingressNs, owner.essentialTokens(this));
+        long essential = owner.essentialTokens(this);
+        host.metrics.dispatched(now - ingressNs, essential);
+        dispatchedNs = now;
+        if (host.closedLoop != null) {
+            host.closedLoop.dispatched(now, now - ingressNs, essential);
+        }
         try {
             stream = host.engine(worker).submit(new EngineRequest(requestId, prompt, maxTokens, worker.dpRank()),
                 this);
@@ -83,6 +89,9 @@ final class TurnRun implements AdmissionListener, EngineListener {
         if (state == State.DISPATCHED) {
             state = State.RESPONDING;
             host.metrics.firstToken(host.now() - ingressNs);
+            if (host.closedLoop != null) {
+                host.closedLoop.firstToken(host.now(), host.now() - dispatchedNs);
+            }
             host.router.responding(lifecycleId);
         }
         if (outputCount % host.blockSize() == 0) {
@@ -99,6 +108,9 @@ final class TurnRun implements AdmissionListener, EngineListener {
             return;
         }
         host.router.completed(lifecycleId, promptTokens + completionTokens);
+        if (host.closedLoop != null) {
+            host.closedLoop.turnCompleted(host.now(), host.now() - ingressNs, prompt.length, outputCount);
+        }
         end(ClusterMetrics.Outcome.COMPLETED);
     }
 

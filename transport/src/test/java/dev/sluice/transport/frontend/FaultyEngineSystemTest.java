@@ -49,7 +49,7 @@ class FaultyEngineSystemTest {
 
         @Override
         public void onEvent(ClassifyEvent event) {
-            EVENTS.add(event);
+            EVENTS.add(event.copy());
         }
     }
 

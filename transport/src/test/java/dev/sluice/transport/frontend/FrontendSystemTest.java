@@ -68,7 +68,7 @@ class FrontendSystemTest {
 
         @Override
         public void onEvent(ClassifyEvent event) {
-            EVENTS.add(event);
+            EVENTS.add(event.copy());
         }
     }
 

@@ -60,8 +60,14 @@ final class KvManager {
      * returned; blocks stored meanwhile stay resident and published.
      */
     boolean useFull(long[] ids, long[] localHashes, int[] tokens, int count) {
+        return useFull(ids, localHashes, tokens, 0, count);
+    }
+
+    /** Use of blocks {@code [from, to)} of a chain whose earlier blocks the caller already holds; as above. */
+    boolean useFull(long[] ids, long[] localHashes, int[] tokens, int from, int to) {
+        int count = to;
         int runStart = NONE;
-        for (int i = 0; i < count; i++) {
+        for (int i = from; i < count; i++) {
             int slot = (int) slotOf.get(ids[i]);
             if (slot != NONE) {
                 runStart = publishRun(ids, localHashes, tokens, runStart, i);
@@ -71,7 +77,7 @@ final class KvManager {
             slot = takeSlot();
             if (slot == NONE) {
                 publishRun(ids, localHashes, tokens, runStart, i);
-                for (int j = i - 1; j >= 0; j--) {
+                for (int j = i - 1; j >= from; j--) {
                     deref(ids[j]);
                 }
                 return false;

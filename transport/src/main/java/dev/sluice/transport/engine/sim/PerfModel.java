@@ -37,4 +37,22 @@ final class PerfModel {
         }
         return Math.max(1L, (long) (ms * 1_000_000.0 / speedupRatio));
     }
+
+    /**
+     * The prefill part of a pass under {@link CostModel#ATTENTION}: the fixed {@code 16.50142} ms once, then per
+     * chunk {@code 1.518344e-2·T + 8.419978e-7·T·(C + T/2)} for {@code T} new tokens after {@code C} already in the
+     * cache; at {@code C = 0} one chunk costs exactly {@link #prefillMs}.
+     */
+    static double attentionChunkMs(long newTokens, long contextTokens) {
+        if (newTokens <= 0) {
+            return 0.0;
+        }
+        double t = newTokens;
+        return 1.518344e-02 * t + 2 * 4.209989e-07 * t * (contextTokens + t / 2.0);
+    }
+
+    /** The fixed cost of a pass that prefills anything under {@link CostModel#ATTENTION}. */
+    static double prefillPassMs() {
+        return 16.50142;
+    }
 }

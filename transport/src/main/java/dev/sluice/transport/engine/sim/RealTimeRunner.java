@@ -36,7 +36,7 @@ public final class RealTimeRunner implements AutoCloseable {
                 return;
             }
             long next = worker.nextEventAt();
-            if (next == SimEngineCore.IDLE) {
+            if (next == RankEngine.IDLE) {
                 LockSupport.park(this);
             } else {
                 long waitNs = next - (System.nanoTime() - originNs);

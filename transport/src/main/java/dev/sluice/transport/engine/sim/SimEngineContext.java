@@ -1,5 +1,7 @@
 package dev.sluice.transport.engine.sim;
 
+import java.util.Objects;
+
 /**
  * The simulated engine's options, with the names and defaults of Dynamo's mocker ({@code MockEngineArgs}).
  * A mutable configuration object with fluent setters; an engine copies it on construction (via {@link #validate}),
@@ -16,6 +18,8 @@ public final class SimEngineContext {
     private double speedupRatio = 1.0;
     private int dpSize = 1;
     private long seed = 0;
+    private SchedulerMode scheduler = SchedulerMode.MOCKER;
+    private CostModel costModel = CostModel.MOCKER;
 
     /** The mocker's defaults; set what differs fluently. */
     public SimEngineContext() {
@@ -122,6 +126,29 @@ public final class SimEngineContext {
     }
 
     /**
+     * The scheduler and KV manager a rank models (default {@link SchedulerMode#MOCKER}, Dynamo's mocker, for parity
+     * with Dynamo's simulations; {@link SchedulerMode#VLLM_V1} for vLLM v1's admission and preemption).
+     */
+    public SimEngineContext scheduler(SchedulerMode mode) {
+        this.scheduler = Objects.requireNonNull(mode, "scheduler");
+        return this;
+    }
+
+    public SchedulerMode scheduler() {
+        return scheduler;
+    }
+
+    /** How a forward pass is timed (default {@link CostModel#MOCKER}, the mocker's polynomial). */
+    public SimEngineContext costModel(CostModel model) {
+        this.costModel = Objects.requireNonNull(model, "costModel");
+        return this;
+    }
+
+    public CostModel costModel() {
+        return costModel;
+    }
+
+    /**
      * A validated copy.
      *
      * @throws IllegalArgumentException naming the first option out of range.
@@ -137,7 +164,7 @@ public final class SimEngineContext {
         return new SimEngineContext().numGpuBlocks(numGpuBlocks).blockSize(blockSize).maxNumSeqs(maxNumSeqs)
             .maxNumBatchedTokens(maxNumBatchedTokens).enablePrefixCaching(enablePrefixCaching)
             .enableChunkedPrefill(enableChunkedPrefill).watermark(watermark).speedupRatio(speedupRatio)
-            .dpSize(dpSize).seed(seed);
+            .dpSize(dpSize).seed(seed).scheduler(scheduler).costModel(costModel);
     }
 
     private static void check(boolean valid, String name, Object value) {

@@ -21,9 +21,7 @@ import java.util.SplittableRandom;
  * <p>Owned by one thread (the worker's runner or the virtual-clock driver); not thread-safe, except
  * {@link #load()}, which reads a snapshot published after every pass.
  */
-final class SimEngineCore {
-    static final long IDLE = Long.MAX_VALUE;
-
+final class SimEngineCore implements RankEngine {
     private final int dpRank;
     private final SimEngineContext ctx;
     private final BlockHasher hasher;
@@ -63,7 +61,8 @@ final class SimEngineCore {
     }
 
     /** Queues a request; a rank that was idle starts a pass at {@code nowNs}. */
-    void submit(SimRequest r, long nowNs) {
+    @Override
+    public void submit(SimRequest r, long nowNs) {
         int promptLength = r.request.promptTokens().length;
         // In long: prompt + max_tokens may pass Integer.MAX_VALUE, and such a request must fail, not wrap.
         long needed = ActiveSequence.blocksFor((long) promptLength + r.request.maxTokens(), ctx.blockSize());
@@ -91,7 +90,8 @@ final class SimEngineCore {
     }
 
     /** Frees a request and tells its listener it was cancelled, unless it already ended. */
-    void cancel(SimRequest r) {
+    @Override
+    public void cancel(SimRequest r) {
         if (r.state == SimRequest.State.DONE) {
             return;
         }
@@ -101,7 +101,8 @@ final class SimEngineCore {
     }
 
     /** Fails every request still here (the worker is closing). */
-    void failAll(String message) {
+    @Override
+    public void failAll(String message) {
         ArrayList<SimRequest> all = new ArrayList<>(waiting);
         all.addAll(prefill);
         all.addAll(decode);
@@ -123,7 +124,8 @@ final class SimEngineCore {
     }
 
     /** Runs every pass boundary due by {@code nowNs}; returns how many ran. */
-    int advanceTo(long nowNs) {
+    @Override
+    public int advanceTo(long nowNs) {
         int boundaries = 0;
         while (nextBoundaryNs <= nowNs) {
             long at = nextBoundaryNs;
@@ -135,20 +137,25 @@ final class SimEngineCore {
     }
 
     /** When the next pass boundary is due, or {@link #IDLE}. */
-    long nextEventAt() {
+    @Override
+    public long nextEventAt() {
         return nextBoundaryNs;
     }
 
-    EngineLoad load() {
+    @Override
+    public EngineLoad load() {
         return load;
     }
 
     /** Cumulative prefill work since start. Owner thread only. */
-    PrefillCounters prefillCounters() {
-        return new PrefillCounters(prefillsStarted, prefillPromptTokens, prefillComputedTokens, preemptions);
+    @Override
+    public PrefillCounters prefillCounters() {
+        return new PrefillCounters(prefillsStarted, prefillPromptTokens, prefillComputedTokens, preemptions,
+            prefixQueryTokens, prefixHitTokens);
     }
 
-    KvManager kv() {
+    @Override
+    public KvManager kv() {
         return kv;
     }
 

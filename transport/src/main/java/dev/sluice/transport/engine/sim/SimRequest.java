@@ -18,6 +18,10 @@ final class SimRequest implements EngineStream {
     private volatile boolean cancelRequested;
 
     ActiveSequence sequence;
+    /** The request's tokens and blocks under {@link SchedulerMode#VLLM_V1} (then {@code sequence} is unused). */
+    VllmSequence vllm;
+    /** Preempted at least once (vLLM mode): its lookups stay out of the hit-rate metric. */
+    boolean resumed;
     State state = State.NEW;
     /** Tokens handed to the client so far (regenerated tokens after a preemption are not handed out again). */
     int emitted;

@@ -12,7 +12,8 @@ import java.util.Objects;
 import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 
 /**
- * One simulated worker: an {@link Engine} with one {@link SimEngineCore} per data-parallel rank. {@link #submit}
+ * One simulated worker: an {@link Engine} with one {@link RankEngine} per data-parallel rank (the mocker's or vLLM
+ * v1's). {@link #submit}
  * and {@link EngineStream#cancel} may be called from any thread; they post the request to an inbox and wake the
  * worker's driver. The driver — a {@link RealTimeRunner} thread, or the thread stepping a
  * {@link VirtualClockDriver} — is the only thread that calls {@link #doWork}, so it owns the cores and delivers
@@ -21,7 +22,7 @@ import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 public final class SimulatedWorker implements Engine {
     private final long workerId;
     private final EngineRuntimeConfig runtimeConfig;
-    private final SimEngineCore[] ranks;
+    private final RankEngine[] ranks;
     private final ManyToOneConcurrentLinkedQueue<SimRequest> inbox = new ManyToOneConcurrentLinkedQueue<>();
     private volatile Runnable wakeUp = () -> { };
     private volatile boolean closed;
@@ -38,10 +39,12 @@ public final class SimulatedWorker implements Engine {
         this.workerId = workerId;
         this.runtimeConfig = new EngineRuntimeConfig(ctx.numGpuBlocks(), ctx.blockSize(), ctx.maxNumBatchedTokens(),
             ctx.maxNumSeqs(), ctx.dpSize());
-        this.ranks = new SimEngineCore[ctx.dpSize()];
+        this.ranks = new RankEngine[ctx.dpSize()];
         for (int rank = 0; rank < ranks.length; rank++) {
-            ranks[rank] = new SimEngineCore(workerId, rank, ctx, Objects.requireNonNull(sink, "sink"),
-                Objects.requireNonNull(listener, "listener"));
+            KvEventSink s = Objects.requireNonNull(sink, "sink");
+            EngineKvListener l = Objects.requireNonNull(listener, "listener");
+            ranks[rank] = ctx.scheduler() == SchedulerMode.VLLM_V1 ? new VllmEngineCore(workerId, rank, ctx, s, l)
+                : new SimEngineCore(workerId, rank, ctx, s, l);
         }
     }
 
@@ -113,29 +116,29 @@ public final class SimulatedWorker implements Engine {
         if (closed) {
             if (!failedAll) {
                 failedAll = true;
-                for (SimEngineCore rank : ranks) {
+                for (RankEngine rank : ranks) {
                     rank.failAll("simulated worker " + workerId + " stopped");
                 }
                 work++;
             }
             return work;
         }
-        for (SimEngineCore rank : ranks) {
+        for (RankEngine rank : ranks) {
             work += rank.advanceTo(nowNs);
         }
         return work;
     }
 
-    /** The earliest pass boundary of any rank, or {@link SimEngineCore#IDLE}. Driver thread only. */
+    /** The earliest pass boundary of any rank, or {@link RankEngine#IDLE}. Driver thread only. */
     long nextEventAt() {
-        long next = SimEngineCore.IDLE;
-        for (SimEngineCore rank : ranks) {
+        long next = RankEngine.IDLE;
+        for (RankEngine rank : ranks) {
             next = Math.min(next, rank.nextEventAt());
         }
         return next;
     }
 
-    SimEngineCore rank(int dpRank) {
+    RankEngine rank(int dpRank) {
         return ranks[dpRank];
     }
 

@@ -78,7 +78,7 @@ public final class VirtualClockDriver {
         while (true) {
             drain();
             long next = nextEventAt();
-            if (next == SimEngineCore.IDLE) {
+            if (next == RankEngine.IDLE) {
                 return true;
             }
             if (next > limitNs) {
@@ -115,7 +115,7 @@ public final class VirtualClockDriver {
     }
 
     private long nextEventAt() {
-        long next = actions.isEmpty() ? SimEngineCore.IDLE : actions.peek().atNs();
+        long next = actions.isEmpty() ? RankEngine.IDLE : actions.peek().atNs();
         for (int i = 0; i < workers.size(); i++) {
             next = Math.min(next, workers.get(i).nextEventAt());
         }
