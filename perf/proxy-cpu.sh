@@ -37,6 +37,8 @@ syscalls() { awk '$1 == "syscr:" { r = $2 } $1 == "syscw:" { w = $2 } END { prin
     2> /dev/null || echo "0 0"; }
 tick_us=$(awk -v hz="$(getconf CLK_TCK)" 'BEGIN { print 1e6 / hz }')
 
+# Builds the jar first when it is missing or stale (the floor rows run from it directly).
+scripts/sluice --help > /dev/null
 engine_port=$(free_port)
 scripts/sluice mock-engine --port "$engine_port" --speedup-ratio 1000 --model-name sluice-sim \
     > "$out/engine.log" 2>&1 & pids+=($!)
@@ -67,9 +69,23 @@ frontend front
 backend engine
     server engine 127.0.0.1:$engine_port maxconn 64
 CFG
+# The floor: Helidon's server alone (a fixed answer) and a bare Helidon proxy (the body forwarded as it is through
+# a pooled WebClient, the answer relayed), both run with serve's JVM flags from the jar scripts/sluice built.
+mapfile -t jvm_flags < <(sluice_jvm_flags)
+perf_cp="$SLUICE_ROOT/perf/target/sluice-perf-0.1.0-SNAPSHOT.jar:$SLUICE_ROOT/perf/target/lib/*"
+bare_server_port=$(free_port)
+"$JAVA" "${jvm_flags[@]}" -cp "$perf_cp" dev.sluice.perf.http.BareServer "$bare_server_port" \
+    > "$out/bare-server.log" 2>&1 & pids+=($!)
+bare_server_pid=$!
+bare_proxy_port=$(free_port)
+"$JAVA" "${jvm_flags[@]}" -cp "$perf_cp" dev.sluice.perf.http.BareProxy "$bare_proxy_port" \
+    "http://127.0.0.1:$engine_port" > "$out/bare-proxy.log" 2>&1 & pids+=($!)
+bare_proxy_pid=$!
 haproxy -f "$out/haproxy.cfg" -db > "$out/haproxy.log" 2>&1 & pids+=($!)
 haproxy_pid=$!
-for port in "$engine_port" "$journal_port" "$plain_port" "$haproxy_port"; do await_port "$port"; done
+for port in "$engine_port" "$journal_port" "$plain_port" "$haproxy_port" "$bare_server_port" "$bare_proxy_port"; do
+    await_port "$port"
+done
 
 for stream in false true; do
     cat > "$out/post-$stream.lua" <<LUA
@@ -109,14 +125,19 @@ echo "proxy process (\`/proc/PID/stat\`) over that run divided by the requests c
 echo "connection and req/s with 32 (${secs} s each). All on the same $(nproc) cores as the engine and wrk; \"x\""
 echo "columns are ratios to HAProxy in the same mode, \"+\" the added p50 over HAProxy's; reads and writes are the"
 echo "proxy's read and write system calls per request over the c=16 run (\`/proc/PID/io\` syscr, syscw; HAProxy's"
-echo "recv and send are not counted there). Non-2xx counts the answers other than 200 over the three runs."
+echo "recv and send are not counted there). Non-2xx counts the answers other than 200 over the three runs. The"
+echo "floor rows: \`dev.sluice.perf.http.BareServer\` (Helidon's HTTP/1.1 server answering a fixed body, no upstream)"
+echo "and \`BareProxy\` (the client's body forwarded as it is through a pooled Helidon WebClient, the answer relayed;"
+echo "no admission, journal or JSON parse), with serve's JVM flags."
 echo
 echo "| path | stream | CPU/req µs | x | req/s c=16 | x | req/s c=32 | x | p50 µs c=1 | + | p50 µs c=16 | reads |" \
     "writes | non-2xx |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for stream in false true; do
-    for row in "HAProxy|$haproxy_port|$haproxy_pid" "sluice serve, journal on|$journal_port|$journal_pid" \
-        "sluice serve --no-journal|$plain_port|$plain_pid"; do
+    for row in "HAProxy|$haproxy_port|$haproxy_pid" \
+        "bare Helidon server (no upstream)|$bare_server_port|$bare_server_pid" \
+        "bare Helidon proxy|$bare_proxy_port|$bare_proxy_pid" "sluice serve --no-journal|$plain_port|$plain_pid" \
+        "sluice serve, journal on|$journal_port|$journal_pid"; do
         IFS='|' read -r name port pid <<< "$row"
         url="http://127.0.0.1:$port"
         run_wrk "$url" 16 "$stream" "$warmup" > /dev/null

@@ -9,6 +9,8 @@ module dev.sluice.perf {
     requires dev.sluice.transport;
     requires HdrHistogram;
     requires info.picocli;
+    requires io.helidon.webclient.api;
+    requires io.helidon.webclient.http1;
     requires java.desktop;
     requires java.logging;
     requires java.management;
