@@ -13,12 +13,8 @@ import java.util.Objects;
  * @param promptText   the prompt as text, or {@code null}. In-process engines use the token ids; a remote engine
  *                     is sent this text when there is one (it tokenizes it itself: the frontend's tokenizer is not
  *                     the model's), else the token ids.
- * @param streamed     true when the caller uses the text as it comes (a streaming client); false when it wants only
- *                     the whole answer, so a remote engine may ask its server for one body and deliver the text in
- *                     one {@link EngineListener#onText} (with the server's usage counts at the end).
  */
-public record EngineRequest(String requestId, int[] promptTokens, int maxTokens, int dpRank, String promptText,
-                            boolean streamed) {
+public record EngineRequest(String requestId, int[] promptTokens, int maxTokens, int dpRank, String promptText) {
     public EngineRequest {
         Objects.requireNonNull(requestId, "requestId");
         Objects.requireNonNull(promptTokens, "promptTokens");
@@ -28,11 +24,6 @@ public record EngineRequest(String requestId, int[] promptTokens, int maxTokens,
         if (dpRank < 0) {
             throw new IllegalArgumentException("dpRank must be >= 0, was " + dpRank);
         }
-    }
-
-    /** A streamed request. */
-    public EngineRequest(String requestId, int[] promptTokens, int maxTokens, int dpRank, String promptText) {
-        this(requestId, promptTokens, maxTokens, dpRank, promptText, true);
     }
 
     /** A request without its text, for in-process engines. */

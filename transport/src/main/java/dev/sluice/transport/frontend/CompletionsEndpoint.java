@@ -209,7 +209,7 @@ final class CompletionsEndpoint implements Handler {
         EngineStream stream;
         try {
             stream = model.engines().engine(workerId).submit(new EngineRequest(requestId, prompt.tokens(),
-                request.maxTokens(), ticket.worker().dpRank(), prompt.text(), request.stream()), gate);
+                request.maxTokens(), ticket.worker().dpRank(), prompt.text()), gate);
             gate.stream(stream);
         } catch (RuntimeException e) {
             router.aborted(lifecycle, e);

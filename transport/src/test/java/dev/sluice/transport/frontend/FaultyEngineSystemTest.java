@@ -106,20 +106,4 @@ class FaultyEngineSystemTest {
         assertEquals(1, terminals.size(), terminals::toString);
         assertEquals(fails, terminals.get(0) instanceof ClassifyEvent.Aborted, terminals::toString);
     }
-
-    @ParameterizedTest(name = "stream={0}")
-    @CsvSource({"false", "true"})
-    void shouldAskTheEngineForAStreamOnlyWhenTheClientStreams(boolean stream) throws Exception {
-        RawHttp.Response response = RawHttp.exchange(frontend.port(), RawHttp.post("/v1/completions", Map.of(),
-            ("{\"model\":\"" + MODEL + "\",\"prompt\":\"please fine\",\"max_tokens\":4,\"stream\":" + stream
-                + "}").getBytes(StandardCharsets.UTF_8)));
-
-        assertEquals(200, response.status(), response.text());
-        String upstream = engine.lastCompletionBody();
-        assertTrue(upstream.contains("\"stream\":" + stream), upstream);
-        assertEquals(stream, upstream.contains("include_usage"), upstream);
-        // This engine streams even when asked not to: the answer is read as a stream, whole for the client.
-        assertTrue(stream || response.body().contains("\"text\":\"one two\""), response.body());
-        Await.until("the booking released", () -> frontend.router().stats().live() == 0);
-    }
 }

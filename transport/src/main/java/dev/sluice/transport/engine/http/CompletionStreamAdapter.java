@@ -152,7 +152,7 @@ final class CompletionStreamAdapter implements SseParser.Handler {
         return ": " + (text.length() > MAX_MESSAGE_CHARS ? text.substring(0, MAX_MESSAGE_CHARS) + "..." : text);
     }
 
-    static FinishReason finishReason(String wireName) {
+    private static FinishReason finishReason(String wireName) {
         return switch (wireName) {
             case "length" -> FinishReason.LENGTH;
             case "cancelled", "abort" -> FinishReason.CANCELLED;

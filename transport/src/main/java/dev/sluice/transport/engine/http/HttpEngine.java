@@ -27,9 +27,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * engine tokenizes it), else as the list of its token ids (the engine prefills exactly the tokens the router
  * hashed), with {@code stream: true} and
  * {@code stream_options.include_usage}, and streamed back text delta by text delta through
- * {@link EngineListener#onText}; the final usage chunk gives the counts of {@link EngineListener#onFinished}. A
- * request that is not {@linkplain EngineRequest#streamed() streamed} (its client does not stream) is sent with
- * {@code stream: false} instead, and its one JSON answer gives the text (one {@code onText}) and the counts.
+ * {@link EngineListener#onText}; the final usage chunk gives the counts of {@link EngineListener#onFinished}.
  *
  * <p>Threads: one reader virtual thread per request sends it and reads the answer with blocking socket I/O through
  * Helidon's HTTP/1.1 {@link Http1Client} (keep-alive connections pooled per engine, with the connect timeout), and

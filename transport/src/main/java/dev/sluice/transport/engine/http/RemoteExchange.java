@@ -14,7 +14,6 @@ import io.helidon.webclient.http1.Http1ClientResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -29,13 +28,6 @@ import org.slf4j.LoggerFactory;
  * close may come from any thread: the first of them to fire records why the exchange ended and interrupts the
  * reader, whose blocking socket I/O then fails and closes the connection (never returned to the pool); the reader
  * then reports that reason.
- *
- * <p>A request that is not {@linkplain EngineRequest#streamed() streamed} (its client does not stream) is POSTed
- * with {@code stream: false}: the server answers one JSON body, whose text reaches the listener in one
- * {@code onText} on its arrival, then its usage in {@code onFinished} (a server that reports no usage counts as one
- * token). Its wait is bounded by the first-token timeout plus the idle timeout per token asked for (the most a
- * stream of that length could take without either firing; none without an idle limit). A server that streams
- * anyway is read as a stream.
  */
 final class RemoteExchange implements EngineStream, Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteExchange.class);
@@ -49,14 +41,10 @@ final class RemoteExchange implements EngineStream, Runnable {
     private static final int MAX_LINE_BYTES = 1 << 20;
     private static final int MAX_ERROR_BODY_BYTES = 4096;
     private static final long MAX_DRAIN_BYTES = 64 * 1024;
-    /** A non-streamed answer longer than this is not a completion; the bound keeps memory in check. */
-    private static final int MAX_ANSWER_BYTES = 16 << 20;
 
     private final HttpEngine engine;
     private final EngineRequest request;
     private final EngineListener listener;
-    /** The client wants the whole answer only: ask the server for one body. */
-    private final boolean whole;
     private static final HeaderName REQUEST_ID = HeaderNames.create("x-request-id");
 
     private final AtomicInteger abort = new AtomicInteger(RUNNING);
@@ -77,18 +65,6 @@ final class RemoteExchange implements EngineStream, Runnable {
         this.engine = engine;
         this.request = request;
         this.listener = listener;
-        this.whole = !request.streamed();
-    }
-
-    /** How long a non-streamed answer may take; 0: no bound (no idle limit). */
-    private long wholeTimeoutNanos() {
-        long idleNs = engine.settings().streamIdleTimeout().toNanos();
-        if (idleNs == 0) {
-            return 0;
-        }
-        long firstNs = engine.settings().firstTokenTimeout().toNanos();
-        long perTokens = idleNs > Long.MAX_VALUE / request.maxTokens() ? Long.MAX_VALUE : idleNs * request.maxTokens();
-        return perTokens > Long.MAX_VALUE - firstNs ? Long.MAX_VALUE : firstNs + perTokens;
     }
 
     @Override
@@ -117,16 +93,13 @@ final class RemoteExchange implements EngineStream, Runnable {
         reader = Thread.currentThread();
         ScheduledFuture<?> timer = null;
         try {
-            long deadlineNs = whole ? wholeTimeoutNanos() : engine.settings().firstTokenTimeout().toNanos();
-            if (deadlineNs > 0) {
-                timer = engine.timers().schedule(() -> {
-                    if (!sawText) {
-                        abort(TIMED_OUT);
-                    } else {
-                        watchIdle();
-                    }
-                }, deadlineNs, TimeUnit.NANOSECONDS);
-            }
+            timer = engine.timers().schedule(() -> {
+                if (!sawText) {
+                    abort(TIMED_OUT);
+                } else {
+                    watchIdle();
+                }
+            }, engine.settings().firstTokenTimeout().toNanos(), TimeUnit.NANOSECONDS);
             exchange();
         } catch (RejectedExecutionException e) {
             // The timer rejects work only once the engine has closed.
@@ -178,16 +151,11 @@ final class RemoteExchange implements EngineStream, Runnable {
         }
         Http1ClientResponse answer;
         try {
-            var post = engine.client().post().uri(engine.settings().completionsUri())
+            answer = engine.client().post().uri(engine.settings().completionsUri())
                 .header(HeaderNames.CONTENT_TYPE, "application/json")
-                .header(HeaderNames.ACCEPT, whole ? "application/json" : "text/event-stream")
-                .header(REQUEST_ID, request.requestId());
-            long wholeNs = whole ? wholeTimeoutNanos() : 0;
-            if (wholeNs > 0) {
-                // The socket waits for the whole answer: beyond its deadline (which interrupts), as for a stream.
-                post.readTimeout(Duration.ofMillis(Math.min(Integer.MAX_VALUE, wholeNs / 1_000_000 + 1_000)));
-            }
-            answer = post.submit(requestBody());
+                .header(HeaderNames.ACCEPT, "text/event-stream")
+                .header(REQUEST_ID, request.requestId())
+                .submit(requestBody());
         } catch (RuntimeException e) {
             if (abort.get() != RUNNING) {
                 endAborted();
@@ -203,11 +171,7 @@ final class RemoteExchange implements EngineStream, Runnable {
                 fail(UpstreamFailure.httpStatus(answer.status().code(), in.readNBytes(MAX_ERROR_BODY_BYTES),
                     engine.settings().model()));
             } else {
-                if (whole && !eventStream(answer)) {
-                    readWhole(in);
-                } else {
-                    read(in);
-                }
+                read(in);
                 if (ended && abort.get() == RUNNING) {
                     drain(in);
                 }
@@ -249,35 +213,6 @@ final class RemoteExchange implements EngineStream, Runnable {
         }
     }
 
-    private static boolean eventStream(Http1ClientResponse answer) {
-        return answer.headers().first(HeaderNames.CONTENT_TYPE).map(type -> type.startsWith("text/event-stream"))
-            .orElse(false);
-    }
-
-    /** Reads a non-streamed answer: its text in one piece, then its end. */
-    private void readWhole(InputStream in) throws IOException {
-        byte[] body = in.readNBytes(MAX_ANSWER_BYTES + 1);
-        if (body.length > MAX_ANSWER_BYTES) {
-            fail(new UpstreamFailure(ErrorKind.FAILED, "the engine sent an answer over 16 MiB"));
-            return;
-        }
-        WholeAnswer answer = WholeAnswer.parse(body);
-        if (answer.failure() != null) {
-            fail(new UpstreamFailure(ErrorKind.FAILED, answer.failure()));
-            return;
-        }
-        if (abort.get() != RUNNING) {
-            endAborted();
-            return;
-        }
-        if (!answer.text().isEmpty()) {
-            text(answer.text());
-        }
-        FinishReason reason = answer.finishReason() != null ? answer.finishReason()
-            : answer.completionTokens() >= request.maxTokens() ? FinishReason.LENGTH : FinishReason.STOP;
-        finish(reason, answer.promptTokens(), answer.completionTokens());
-    }
-
     private byte[] requestBody() {
         ObjectNode json = JSON.createObjectNode().put("model", engine.settings().model());
         if (request.promptText() != null) {
@@ -288,10 +223,8 @@ final class RemoteExchange implements EngineStream, Runnable {
                 ids.add(id);
             }
         }
-        json.put("max_tokens", request.maxTokens()).put("stream", !whole);
-        if (!whole) {
-            json.putObject("stream_options").put("include_usage", true);
-        }
+        json.put("max_tokens", request.maxTokens()).put("stream", true);
+        json.putObject("stream_options").put("include_usage", true);
         try {
             return JSON.writeValueAsBytes(json);
         } catch (IOException e) {
@@ -302,10 +235,8 @@ final class RemoteExchange implements EngineStream, Runnable {
     private void endAborted() {
         switch (abort.get()) {
             case CANCELLED -> finish(FinishReason.CANCELLED, -1, -1);
-            case TIMED_OUT -> fail(new UpstreamFailure(ErrorKind.TIMEOUT, whole
-                ? "the engine sent no answer within " + UpstreamFailure.describe(Duration.ofNanos(wholeTimeoutNanos()))
-                : "the engine sent no token within "
-                    + UpstreamFailure.describe(engine.settings().firstTokenTimeout())));
+            case TIMED_OUT -> fail(new UpstreamFailure(ErrorKind.TIMEOUT, "the engine sent no token within "
+                + UpstreamFailure.describe(engine.settings().firstTokenTimeout())));
             case IDLE -> fail(new UpstreamFailure(ErrorKind.TIMEOUT, "the engine sent nothing for "
                 + UpstreamFailure.describe(engine.settings().streamIdleTimeout()) + " mid-stream"));
             default -> fail(new UpstreamFailure(ErrorKind.UNAVAILABLE, "the engine stopped"));
