@@ -9,16 +9,16 @@ import dev.sluice.core.queue.QueueEntry;
 import java.util.List;
 
 /**
- * Takes capacity back from sheddable work (issue 19, part 2). After a dispatch pass leaves requests queued, each
- * class's shared-lane head that busy gating blocks looks for a victim: a request dispatched ({@code SENT}) but
- * without its first response item, of a class it outranks ({@link ClassPreemption#outranks}), whose release alone
- * frees its worker for the head's class ({@link WorkerTable#freedBy}). Of the victims, the lowest preemption
- * priority goes first, then the lowest strict priority, then the latest arrival (the least work lost); of the
- * blocked heads, the one of the highest preemption priority, then strict priority, then the first class. The
- * victim's host is asked ({@link LifecycleTable#notifyPreempted}): it agrees only if no byte of the response went to
- * the client, so a request that has streamed is never preempted; a refusal marks it and the next victim is asked.
- * An agreed victim ends as aborted with cause {@link Rejections#PREEMPTED} (its {@code Retry-After} from its class's
- * drain rate and backlog), and its freed booking goes to the head at once.
+ * Takes capacity back from sheddable work for higher-priority requests. After a dispatch pass leaves requests queued,
+ * each class's shared-lane head that busy gating blocks looks for a victim: a request dispatched ({@code SENT}) but
+ * without its first response item, of a class it outranks ({@link ClassPreemption#outranks}), whose release alone frees
+ * its worker for the head's class ({@link WorkerTable#freedBy}). Of the victims, the lowest preemption priority goes
+ * first, then the lowest strict priority, then the latest arrival (the least work lost); of the blocked heads, the one
+ * of the highest preemption priority, then strict priority, then the first class. The victim's host is asked ({@link
+ * LifecycleTable#notifyPreempted}): it agrees only if no byte of the response went to the client, so a request that has
+ * streamed is never preempted; a refusal marks it and the next victim is asked. An agreed victim ends as aborted with
+ * cause {@link Rejections#PREEMPTED} (its {@code Retry-After} from its class's drain rate and backlog), and its freed
+ * booking goes to the head at once.
  *
  * <p>Cost: nothing for a profile without a preemptible class; else O(live requests) per blocked head, once per
  * dispatch pass that leaves a blocked head. Pinned requests (exact lanes) do not preempt. Owned by the scheduler
