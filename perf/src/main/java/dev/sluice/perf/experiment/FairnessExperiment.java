@@ -123,7 +123,7 @@ public final class FairnessExperiment {
     }
 
     /** Completions per second of the class overloaded (rate doubled until the fleet falls behind). */
-    private static double capacity(Settings s) {
+    static double capacity(Settings s) {
         long warmup = s.windowNs() / 4;
         double seconds = (s.windowNs() - warmup) / 1e9;
         double rate = 25.0 * s.workers();
