@@ -14,7 +14,8 @@ import org.agrona.collections.Long2LongHashMap;
  * the service window, in a histogram (µs of virtual time), and the tokens served to those requests (the prompt, plus
  * the generated tokens once it completes), and their time to first token; and the wait of each request enqueued in the
  * window for the next free slot: enqueue to the first dispatch of any request at or after it, which a request pays in
- * any work-conserving queue however it is ordered. A measuring instrument, not a production observer. Called on the simulation thread (the router is a manual one); not thread-safe.
+ * any work-conserving queue however it is ordered. A measuring instrument, not a production observer. Called on the
+ * simulation thread (the router is a manual one); not thread-safe.
  */
 final class FairnessObserver implements SchedulerObserver {
     private static final long MAX_US = 3_600_000_000L;

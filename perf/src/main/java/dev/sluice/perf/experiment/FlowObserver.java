@@ -11,12 +11,12 @@ import java.util.Set;
 import org.HdrHistogram.Histogram;
 
 /**
- * Per policy family (the class a request names), from the router's own decisions: the queue wait (ingress to
- * dispatch) and time to first token of the requests dispatched within the service window, in histograms (µs of
- * virtual time); and over the whole run the arrivals, retries (an arrival of a request id already seen: a client
- * sending a preempted request again), completions, preemptions and other ends (rejected, or aborted for any other
- * cause, the cut at the run's end included), and the policy reloads applied with the queued requests each moved. A
- * measuring instrument, not a production observer. Called on the simulation thread (the router is a manual one); not thread-safe.
+ * Per policy family (the class a request names), from the router's own decisions: the queue wait (ingress to dispatch)
+ * and time to first token of the requests dispatched within the service window, in histograms (µs of virtual time); and
+ * over the whole run the arrivals, retries (an arrival of a request id already seen: a client sending a preempted
+ * request again), completions, preemptions and other ends (rejected, or aborted for any other cause, the cut at the
+ * run's end included), and the policy reloads applied with the queued requests each moved. A measuring instrument, not
+ * a production observer. Called on the simulation thread (the router is a manual one); not thread-safe.
  */
 final class FlowObserver implements SchedulerObserver {
     private static final long MAX_US = 3_600_000_000L;
