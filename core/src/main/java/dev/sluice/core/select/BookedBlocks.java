@@ -10,8 +10,8 @@ import org.agrona.collections.Long2ObjectHashMap;
  * a holder's count is found by counting the bits below its own). Booking or freeing a block is one map lookup, the
  * same as a per-load counter map would cost; a block no load holds any more keeps its (empty) record until empty
  * records outnumber half the map, when one sweep drops them all, so rebooking a block (a shared prefix, the next
- * turn of a chat) neither inserts nor removes a map entry. {@link #match} finds every load's booked leading run of a request
- * from one lookup per change in the set of holders, not per block nor per rank.
+ * turn of a chat) neither inserts nor removes a map entry. {@link #match} finds every load's booked leading run of a
+ * request from one lookup per change in the set of holders, not per block nor per rank.
  *
  * <p>The holders of a request's block are a subset of the holders of the block before it: loads book leading runs
  * of chains, and a sequence hash names its whole prefix (the assumption {@link ActiveLoad#newBlocks} makes too). So

@@ -235,11 +235,8 @@ final class ServeCommand implements Callable<Integer> {
         QueuePolicy queuePolicy = policyOptions.queuePolicy;
         RouterContext router = FrontendAssembly.router(policy, name, threshold, queuePolicy, routerMode, null,
             policyOptions.classificationTimeout(spec.commandLine()));
-        router.schedulerIdle(switch (schedulerIdle) {
-            case SPIN -> RouterContext.SchedulerIdle.SPIN;
-            case COMBINE -> RouterContext.SchedulerIdle.COMBINE;
-            case WAIT -> RouterContext.SchedulerIdle.WAIT;
-        });
+        // The option's names are the router's modes.
+        router.schedulerIdle(RouterContext.SchedulerIdle.valueOf(schedulerIdle.name()));
         JournalContext context = journalOptions.context();
         if (context != null && journalName != null) {
             context = FrontendAssembly.journalOf(context, journalName);
