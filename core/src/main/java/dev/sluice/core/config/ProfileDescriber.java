@@ -104,7 +104,8 @@ public final class ProfileDescriber {
         }
         return "; tenant fairness vtc (prompt " + f.promptWeight() + ", cached " + f.cachedWeight() + ", output "
             + f.outputWeight() + ", up to " + f.maxTenants() + " tenants"
-            + (f.tenantWeights().isEmpty() ? "" : ", weights " + new java.util.TreeMap<>(f.tenantWeights())) + ")";
+            + (f.tenantWeights().isEmpty() ? "" : ", weights " + new java.util.TreeMap<>(f.tenantWeights()))
+            + (f.preemptOverServed() ? ", preempts over-served tenants" : "") + ")";
     }
 
     /** Nothing for a class without the preemption keys, so descriptions of Dynamo's files are unchanged. */

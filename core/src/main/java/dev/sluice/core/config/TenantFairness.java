@@ -7,7 +7,9 @@ import java.util.Objects;
  * How a policy class shares its dispatches between tenants: {@code none} (the class's own order alone, as Dynamo
  * does) or a virtual token counter (VTC): each tenant is charged the tokens it is served, prompt tokens not found in
  * the cache at {@code promptWeight}, cached ones at {@code cachedWeight} and generated ones at {@code outputWeight},
- * divided by the tenant's weight, and the class dispatches the head of the tenant charged least.
+ * divided by the tenant's weight, and the class dispatches the head of the tenant charged least. With
+ * {@code preemptOverServed}, a blocked head may also take a worker back from a more-charged tenant's request of the
+ * same class that has not produced its first byte (the scheduler's preemption path).
  *
  * @param mode          {@link Mode#NONE} or {@link Mode#VTC}.
  * @param promptWeight  charge per uncached prompt token; finite, non-negative.
@@ -15,9 +17,12 @@ import java.util.Objects;
  * @param outputWeight  charge per generated token; finite, non-negative.
  * @param maxTenants    tenants tracked at once (least recently seen forgotten first); at least 1.
  * @param tenantWeights per-tenant share weights (default 1.0); each finite and greater than zero.
+ * @param preemptOverServed whether the head of the least-charged tenant, blocked because every worker is busy, may
+ *                      preempt an unanswered request of this class from a tenant charged more ({@code vtc:
+ *                      preempt_over_served}, default false).
  */
 public record TenantFairness(Mode mode, double promptWeight, double cachedWeight, double outputWeight, int maxTenants,
-                             Map<String, Double> tenantWeights) {
+                             Map<String, Double> tenantWeights, boolean preemptOverServed) {
     /** The fairness modes of {@code tenant_fairness}. */
     public enum Mode {
         NONE,
@@ -31,7 +36,7 @@ public record TenantFairness(Mode mode, double promptWeight, double cachedWeight
 
     /** No tenant fairness: the class's own order decides. */
     public static final TenantFairness NONE = new TenantFairness(Mode.NONE, DEFAULT_PROMPT_WEIGHT,
-        DEFAULT_CACHED_WEIGHT, DEFAULT_OUTPUT_WEIGHT, DEFAULT_MAX_TENANTS, Map.of());
+        DEFAULT_CACHED_WEIGHT, DEFAULT_OUTPUT_WEIGHT, DEFAULT_MAX_TENANTS, Map.of(), false);
 
     public TenantFairness {
         Objects.requireNonNull(mode, "mode");
@@ -49,6 +54,22 @@ public record TenantFairness(Mode mode, double promptWeight, double cachedWeight
                     + "\" must be finite and greater than zero, was " + w);
             }
         }
+    }
+
+    /** Without preemption of over-served tenants. */
+    public TenantFairness(Mode mode, double promptWeight, double cachedWeight, double outputWeight, int maxTenants,
+                          Map<String, Double> tenantWeights) {
+        this(mode, promptWeight, cachedWeight, outputWeight, maxTenants, tenantWeights, false);
+    }
+
+    /** This fairness with {@code preempt_over_served} set as given. */
+    public TenantFairness withPreemptOverServed(boolean preempt) {
+        return new TenantFairness(mode, promptWeight, cachedWeight, outputWeight, maxTenants, tenantWeights, preempt);
+    }
+
+    /** Whether a blocked head may preempt a more-charged tenant's unanswered request of the class. */
+    public boolean preemptsOverServed() {
+        return mode == Mode.VTC && preemptOverServed;
     }
 
     /** VTC with the default weights. */

@@ -6,12 +6,13 @@ import java.util.Map;
 
 /**
  * Reads a policy class's {@code tenant_fairness} ({@code none} or {@code vtc}) and its {@code vtc} section:
- * {@code prompt_weight}, {@code cached_weight}, {@code output_weight}, {@code max_tenants}, {@code tenant_weights}.
+ * {@code prompt_weight}, {@code cached_weight}, {@code output_weight}, {@code max_tenants}, {@code tenant_weights},
+ * {@code preempt_over_served}.
  * Every error names the key and where it was written. Stateless.
  */
 final class TenantFairnessReader {
     static final List<String> VTC_KEYS = List.of("prompt_weight", "cached_weight", "output_weight", "max_tenants",
-        "tenant_weights");
+        "tenant_weights", "preempt_over_served");
 
     private TenantFairnessReader() {
     }
@@ -60,7 +61,9 @@ final class TenantFairnessReader {
                 weights.put(keys.get(i), w);
             }
         }
-        return new TenantFairness(TenantFairness.Mode.VTC, prompt, cached, output, maxTenants, weights);
+        YamlValue preempt = map.get("preempt_over_served");
+        return new TenantFairness(TenantFairness.Mode.VTC, prompt, cached, output, maxTenants, weights,
+            preempt != null && preempt.bool());
     }
 
     private static double weight(YamlMap map, String key, double fallback) throws ConfigException {

@@ -150,6 +150,22 @@ final class TenantLanes {
     }
 
     /**
+     * Whether the tenant of {@code victim} (dispatched from these lanes, in service) is over-served against the
+     * tenant of {@code head} (queued here): another tenant, charged at least as much, and holding at least two more
+     * requests in service, so taking one from it never leaves the head's tenant holding more; then how much more it is
+     * charged (0 or above), else -1.
+     */
+    double overServed(QueueEntry victim, QueueEntry head) {
+        int v = victim.tenantSlot;
+        int h = head.tenantSlot;
+        if (victim.servedBy != this || h < 0 || v == h || inService[v] < inService[h] + 2
+            || counter[v] < counter[h]) {
+            return -1;
+        }
+        return counter[v] - counter[h];
+    }
+
+    /**
      * The shares of all tracked service held by the {@code out.length} most served tenants, largest first (zeros
      * when fewer); O(tenants · k), for metrics.
      */

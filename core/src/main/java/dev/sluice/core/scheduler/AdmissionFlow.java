@@ -184,6 +184,7 @@ final class AdmissionFlow implements Timers.Expiry {
      */
     int dispatchIfNeeded() {
         int dispatched = 0;
+        preemptor.newDispatchCycle();
         while (dispatchNeeded) {
             dispatchNeeded = false;
             dispatched += dispatch();

@@ -20,23 +20,44 @@ import java.util.List;
  * cause {@link Rejections#PREEMPTED} (its {@code Retry-After} from its class's drain rate and backlog), and its freed
  * booking goes to the head at once.
  *
- * <p>Cost: nothing for a profile without a preemptible class; else O(live requests) per blocked head, once per
- * dispatch pass that leaves a blocked head. Pinned requests (exact lanes) do not preempt. Owned by the scheduler
+ * <p><b>Over-served tenants.</b> In a tenant-fair class with {@code vtc: preempt_over_served: true} the blocked head
+ * (the head of the tenant charged least) may also take a worker from an unanswered request of its own class whose
+ * tenant is over-served ({@link PolicyQueues#overServed}: charged at least as much, and holding at least two more
+ * requests in service): the tenant charged most first, its youngest request first, and only when the rule above
+ * offers no victim. It goes the same way (the host asked, aborted as {@code preempted}, counted, journaled). A tenant
+ * never preempts its own work or that of a tenant charged less; the swap never leaves the preempting tenant holding
+ * more requests than its victim's, so the victim's tenant cannot take the worker straight back; and at most one such
+ * preemption happens per {@link #newDispatchCycle dispatch round} (the dispatch after each message).
+ *
+ * <p>Cost: nothing for a profile without a preemptible class or a class preempting over-served tenants; else O(live
+ * requests) per blocked head, once per dispatch pass that leaves a blocked head. Pinned requests (exact lanes) do not
+ * preempt. Owned by the scheduler
  * thread; not thread-safe.
  */
 final class Preemptor {
+    /** Preemptions of over-served tenants' requests allowed per dispatch round. */
+    static final int OVER_SERVED_PER_CYCLE = 1;
+
     private final LifecycleTable lifecycles;
     private final WorkerTable workers;
     private final RouterCounters counters;
     private final DrainRate drain;
     private PolicyProfile checked;
     private boolean enabled;
+    private int overServedLeft = OVER_SERVED_PER_CYCLE;
+    /** Whether the last victim {@link #victimFor} chose was an over-served tenant's request (not outranked). */
+    private boolean victimOverServed;
 
     Preemptor(LifecycleTable lifecycles, WorkerTable workers, RouterCounters counters, DrainRate drain) {
         this.lifecycles = lifecycles;
         this.workers = workers;
         this.counters = counters;
         this.drain = drain;
+    }
+
+    /** A dispatch round (after a message) starts: the over-served preemption budget is renewed. */
+    void newDispatchCycle() {
+        overServedLeft = OVER_SERVED_PER_CYCLE;
     }
 
     /**
@@ -51,6 +72,7 @@ final class Preemptor {
         List<PolicyClassSpec> classes = profile.classes();
         LiveRequest bestHead = null;
         LiveRequest bestVictim = null;
+        boolean bestOverServed = false;
         for (int c = 0; c < classes.size(); c++) {
             QueueEntry entry = queues.sharedHead(c);
             PolicyClassSpec spec = classes.get(c);
@@ -61,10 +83,11 @@ final class Preemptor {
             if (bestHead != null && !urgent(head, bestHead, classes)) {
                 continue;
             }
-            LiveRequest victim = victimFor(head, spec, classes);
+            LiveRequest victim = victimFor(head, spec, classes, queues);
             if (victim != null) {
                 bestHead = head;
                 bestVictim = victim;
+                bestOverServed = victimOverServed;
             }
         }
         while (bestVictim != null) {
@@ -72,12 +95,16 @@ final class Preemptor {
             AdmissionError cause = drain.stamp(Rejections.PREEMPTED, victimClass, queues.size(victimClass) + 1);
             if (lifecycles.notifyPreempted(bestVictim, cause)) {
                 counters.increment(RouterCounters.Counter.PREEMPTED);
+                if (bestOverServed) {
+                    overServedLeft--;
+                }
                 flow.abort(bestVictim, cause);
                 queues.remove(bestHead);
                 return bestHead;
             }
             bestVictim.preemptRefused = true;
-            bestVictim = victimFor(bestHead, classes.get(bestHead.classIndex()), classes);
+            bestVictim = victimFor(bestHead, classes.get(bestHead.classIndex()), classes, queues);
+            bestOverServed = victimOverServed;
         }
         return null;
     }
@@ -87,7 +114,7 @@ final class Preemptor {
             checked = profile;
             enabled = false;
             for (PolicyClassSpec spec : profile.classes()) {
-                enabled |= spec.preemption().preemptible();
+                enabled |= spec.preemption().preemptible() || spec.tenantFairness().preemptsOverServed();
             }
         }
         return enabled;
@@ -100,25 +127,40 @@ final class Preemptor {
         return pa != pb ? pa > pb : a.strictPriority() > b.strictPriority();
     }
 
-    private LiveRequest victimFor(LiveRequest head, PolicyClassSpec spec, List<PolicyClassSpec> classes) {
+    /**
+     * The best victim for {@code head}: an outranked request first ({@link #before}), else, when the class preempts
+     * over-served tenants and the round's budget allows, the youngest request of the over-served tenant charged most;
+     * sets {@link #victimOverServed}.
+     */
+    private LiveRequest victimFor(LiveRequest head, PolicyClassSpec spec, List<PolicyClassSpec> classes,
+                                  PolicyQueues queues) {
         ClassPreemption mine = spec.preemption();
+        boolean overServedAllowed = overServedLeft > 0 && spec.tenantFairness().preemptsOverServed();
         LiveRequest best = null;
+        LiveRequest fair = null;
+        double fairExcess = 0;
         for (LiveRequest candidate : lifecycles.live()) {
             int index = candidate.classIndex();
             if (candidate.phase() != LifecyclePhase.SENT || candidate.preemptRefused || index < 0
                 || index >= classes.size()) {
                 continue;
             }
-            ClassPreemption theirs = classes.get(index).preemption();
-            if (!mine.outranks(head.strictPriority(), theirs, candidate.strictPriority())
-                || !workers.freedBy(spec, candidate)) {
-                continue;
-            }
-            if (best == null || before(candidate, best, classes)) {
-                best = candidate;
+            if (mine.outranks(head.strictPriority(), classes.get(index).preemption(), candidate.strictPriority())) {
+                if (workers.freedBy(spec, candidate) && (best == null || before(candidate, best, classes))) {
+                    best = candidate;
+                }
+            } else if (overServedAllowed && best == null && index == head.classIndex()) {
+                double excess = queues.overServed(candidate, head);
+                if (excess >= 0 && (fair == null || excess > fairExcess
+                    || (excess == fairExcess && candidate.lifecycleId > fair.lifecycleId))
+                    && workers.freedBy(spec, candidate)) {
+                    fair = candidate;
+                    fairExcess = excess;
+                }
             }
         }
-        return best;
+        victimOverServed = best == null && fair != null;
+        return best != null ? best : fair;
     }
 
     /** Victim order: lower class priority, then lower strict priority, then later arrival. */

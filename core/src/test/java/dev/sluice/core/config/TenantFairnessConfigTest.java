@@ -61,6 +61,14 @@ class TenantFairnessConfigTest {
         assertEquals(1.0, f.weightOf("other"));
     }
 
+    @Test
+    void shouldReadPreemptOverServedOffByDefaultAndOnWhenSet() throws ConfigException {
+        assertEquals(false, fairnessOf(HEAD + "    tenant_fairness: vtc\n").preemptsOverServed());
+        TenantFairness on = fairnessOf(HEAD + "    tenant_fairness: vtc\n    vtc:\n      preempt_over_served: true\n");
+        assertEquals(TenantFairness.vtc().withPreemptOverServed(true), on);
+        assertEquals(true, on.preemptsOverServed());
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("invalid")
     void shouldRejectBadFairnessWithLineAndKey(String rule, String yaml, String message) {
@@ -76,7 +84,11 @@ class TenantFairnessConfigTest {
                 "<inline>:10:5: policy_classes[0].vtc: vtc settings need tenant_fairness: vtc"),
             Arguments.of("unknown vtc key", "    tenant_fairness: vtc\n    vtc:\n      input_weight: 1\n",
                 "<inline>:12:7: policy_classes[0].vtc.input_weight: unknown key \"input_weight\"; allowed keys:"
-                    + " prompt_weight, cached_weight, output_weight, max_tenants, tenant_weights"),
+                    + " prompt_weight, cached_weight, output_weight, max_tenants, tenant_weights, preempt_over_served"),
+            Arguments.of("preempt_over_served not a boolean",
+                "    tenant_fairness: vtc\n    vtc:\n      preempt_over_served: sometimes\n",
+                "<inline>:12:7: policy_classes[0].vtc.preempt_over_served: expected true or false, found"
+                    + " a string (\"sometimes\")"),
             Arguments.of("negative weight", "    tenant_fairness: vtc\n    vtc:\n      output_weight: -1\n",
                 "<inline>:12:7: policy_classes[0].vtc.output_weight: output_weight must be finite and"
                     + " non-negative, was -1.0"),

@@ -1,0 +1,198 @@
+package dev.sluice.core.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.core.api.AdmissionError;
+import dev.sluice.core.api.ClassifyEvent;
+import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.config.ConfigException;
+import dev.sluice.core.config.PolicyProfile;
+import dev.sluice.core.config.RouterPolicyLoader;
+import dev.sluice.core.host.AdmissionListener;
+import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.testing.RecordingClassifier;
+import dev.sluice.core.testing.SteppedRouter;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Preemption inside a tenant-fair class ({@code vtc: preempt_over_served: true}) on a stepped router and a manual
+ * clock: the blocked head of the least-charged tenant takes the worker of the youngest unanswered request of an
+ * over-served tenant of its class, which ends {@code preempted} exactly as a cross-class victim does; a tenant never
+ * preempts its own work, nor a tenant holding fewer than two more requests in service, nor a request that responded;
+ * at most one such preemption per dispatch round; without the key nothing is preempted.
+ */
+class OverServedPreemptionTest {
+    private static final String POLICY = """
+        default_policy_family: shared
+        uncached_isl_buckets: [{min_tokens: 0, bucket: all}]
+        policy_classes:
+          - {name: shared, policy_family: shared, cache_bucket: all, quantum: 1, prefill_busy_threshold: 0,
+             tenant_fairness: vtc, vtc: {preempt_over_served: %s}}
+        """;
+
+    /** Records dispatches and preemptions; refuses preemption of a request marked as streaming. */
+    private static final class Host implements AdmissionListener {
+        final Map<Long, WorkerWithDpRank> dispatched = new ConcurrentHashMap<>();
+        final Map<Long, AdmissionError> preempted = new ConcurrentHashMap<>();
+        final Set<Long> streaming = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public void onDispatched(long lifecycleId, WorkerWithDpRank worker) {
+            dispatched.put(lifecycleId, worker);
+        }
+
+        @Override
+        public void onRejected(long lifecycleId, AdmissionError error) {
+        }
+
+        @Override
+        public boolean onPreempted(long lifecycleId, AdmissionError error) {
+            return !streaming.contains(lifecycleId) && preempted.putIfAbsent(lifecycleId, error) == null;
+        }
+    }
+
+    private static SteppedRouter router(RecordingClassifier classifier, boolean preempt, int workers)
+        throws ConfigException {
+        PolicyProfile profile = RouterPolicyLoader.parse(POLICY.formatted(preempt), "<inline>").root().orElseThrow();
+        SteppedRouter r = new SteppedRouter(classifier, new RouterContext().profile(profile));
+        for (int w = 1; w <= workers; w++) {
+            r.worker(w, 1000);
+        }
+        return r;
+    }
+
+    private static long send(SteppedRouter r, Host host, String id, String tenant) {
+        return r.router.submit(AdmissionRequest.builder(id).inputTokens(100).tenant(tenant).build(), host);
+    }
+
+    private static long submit(SteppedRouter r, Host host, String id, String tenant) {
+        long lifecycle = send(r, host, id, tenant);
+        r.step();
+        return lifecycle;
+    }
+
+    @Test
+    void shouldPreemptTheOverServedTenantsYoungestUnansweredRequestForALightTenant() throws Exception {
+        RecordingClassifier classifier = new RecordingClassifier();
+        Host host = new Host();
+        try (SteppedRouter r = router(classifier, true, 2)) {
+            long h1 = submit(r, host, "h1", "heavy");
+            long h2 = submit(r, host, "h2", "heavy");
+            long h3 = submit(r, host, "h3", "heavy");
+            assertTrue(host.dispatched.containsKey(h1) && host.dispatched.containsKey(h2));
+            assertFalse(host.dispatched.containsKey(h3), "the fleet is full");
+            assertTrue(host.preempted.isEmpty(), "a tenant never preempts its own work");
+
+            long light = submit(r, host, "l1", "light");
+            AdmissionError error = host.preempted.get(h2);
+            assertEquals("preempted", error.reason());
+            assertEquals(503, error.httpStatus(529));
+            assertTrue(error.retryAfterNanos() >= 1_000_000_000L, "a Retry-After of at least 1 s");
+            assertFalse(host.preempted.containsKey(h1), "the youngest goes");
+            assertEquals(host.dispatched.get(h2), host.dispatched.get(light), "on the victim's worker, at once");
+            assertFalse(host.dispatched.containsKey(h3), "the heavy backlog still waits");
+            assertEquals(1, r.router.stats().preempted());
+            List<ClassifyEvent> ends = classifier.events("h2").stream()
+                .filter(e -> e instanceof ClassifyEvent.Aborted).toList();
+            assertEquals(1, ends.size(), "exactly one Aborted");
+            assertSame(error, ((ClassifyEvent.Aborted) ends.get(0)).cause().orElseThrow());
+
+            // Heavy now holds one worker, light one: the heavy head cannot take it back.
+            r.router.completed(h1);
+            r.step();
+            assertTrue(host.dispatched.containsKey(h3));
+            long h4 = submit(r, host, "h4", "heavy");
+            assertFalse(host.dispatched.containsKey(h4));
+            assertEquals(1, r.router.stats().preempted());
+        }
+    }
+
+    @Test
+    void shouldLeaveTheLightTenantWaitingWithoutTheKey() throws Exception {
+        Host host = new Host();
+        try (SteppedRouter r = router(new RecordingClassifier(), false, 2)) {
+            submit(r, host, "h1", "heavy");
+            submit(r, host, "h2", "heavy");
+            long light = submit(r, host, "l1", "light");
+            assertFalse(host.dispatched.containsKey(light));
+            assertTrue(host.preempted.isEmpty());
+            assertEquals(0, r.router.stats().preempted());
+        }
+    }
+
+    @Test
+    void shouldNotPreemptATenantHoldingOnlyOneMoreRequest() throws Exception {
+        Host host = new Host();
+        try (SteppedRouter r = router(new RecordingClassifier(), true, 1)) {
+            submit(r, host, "h1", "heavy");
+            long light = submit(r, host, "l1", "light");
+            assertFalse(host.dispatched.containsKey(light), "the swap would leave light holding more than heavy");
+            assertTrue(host.preempted.isEmpty());
+        }
+    }
+
+    @Test
+    void shouldPassOverARespondedOrStreamingRequestToTheNextVictim() throws Exception {
+        Host host = new Host();
+        try (SteppedRouter r = router(new RecordingClassifier(), true, 3)) {
+            long h1 = submit(r, host, "h1", "heavy");
+            long h2 = submit(r, host, "h2", "heavy");
+            long h3 = submit(r, host, "h3", "heavy");
+            long h4 = submit(r, host, "h4", "heavy");
+            r.router.responding(h3);
+            r.step();
+            assertTrue(host.dispatched.containsKey(h4), "the responded request's prefill left its worker");
+            host.streaming.add(h4);
+            host.streaming.add(h2);
+            long light = submit(r, host, "l1", "light");
+            assertFalse(host.preempted.containsKey(h4) || host.preempted.containsKey(h2), "their hosts streamed");
+            assertFalse(host.preempted.containsKey(h3), "it has responded");
+            assertTrue(host.preempted.containsKey(h1), "the next victim is asked");
+            assertEquals(host.dispatched.get(h1), host.dispatched.get(light));
+            assertEquals(1, r.router.stats().preempted());
+        }
+    }
+
+    @Test
+    void shouldPreemptAtMostOncePerDispatchRound() throws Exception {
+        Host host = new Host();
+        try (SteppedRouter r = router(new RecordingClassifier(), true, 5)) {
+            // Each light tenant is first served a large request, so it is charged more than heavy for a while.
+            for (String t : List.of("a", "b", "c")) {
+                long first = r.router.submit(AdmissionRequest.builder(t + "0").inputTokens(1000).tenant(t).build(),
+                    host);
+                r.step();
+                r.router.completed(first, 1000);
+                r.step();
+            }
+            long[] heavy = new long[6];
+            for (int i = 0; i < heavy.length; i++) {
+                heavy[i] = submit(r, host, "h" + i, "heavy");
+            }
+            long a = submit(r, host, "a1", "a");
+            long b = submit(r, host, "b1", "b");
+            long c = submit(r, host, "c1", "c");
+            assertEquals(0, r.router.stats().preempted(), "heavy is the least charged; its own work is safe");
+            // heavy's generated tokens charge it past the light tenants: in this one round a1 takes the freed
+            // worker, b1 preempts, and c1 must wait for the next round.
+            r.router.completed(heavy[0], 400);
+            r.step();
+            assertTrue(host.dispatched.containsKey(a) && host.dispatched.containsKey(b));
+            assertTrue(host.preempted.containsKey(heavy[4]), "the youngest heavy request in service");
+            assertFalse(host.dispatched.containsKey(c), "one preemption per round");
+            assertEquals(1, r.router.stats().preempted());
+            submit(r, host, "h6", "heavy");
+            assertTrue(host.dispatched.containsKey(c), "the next round takes the next");
+            assertTrue(host.preempted.containsKey(heavy[3]));
+            assertEquals(2, r.router.stats().preempted());
+        }
+    }
+}
