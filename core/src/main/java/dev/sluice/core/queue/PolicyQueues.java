@@ -237,8 +237,9 @@ public final class PolicyQueues {
     /**
      * Whether the tenant of {@code victim} (dispatched from {@code head}'s tenant-fair class, in service) is
      * over-served against the tenant of {@code head} (a queued entry): another tenant, charged at least as much and
-     * holding at least two more requests in service; then how much more it is charged (0 or above), else -1 (also for
-     * another class or a class without fairness). O(1); read-only (preemption of over-served tenants).
+     * holding two more requests in service, or one more and more queued; then how much more it is charged (0 or
+     * above), else -1 (also for another class or a class without fairness). O(1); read-only (preemption of
+     * over-served tenants).
      */
     public double overServed(QueueEntry victim, QueueEntry head) {
         TenantLanes t = classes[head.classIndex()].tenants;

@@ -152,17 +152,25 @@ final class TenantLanes {
     /**
      * Whether the tenant of {@code victim} (dispatched from these lanes, in service) is over-served against the
      * tenant of {@code head} (queued here): another tenant, charged at least as much, and holding at least two more
-     * requests in service, so taking one from it never leaves the head's tenant holding more; then how much more it is
-     * charged (0 or above), else -1.
+     * requests in service, or one more and more requests queued. Then taking one from it leaves the head's tenant
+     * neither holding more nor, level, queuing more, so the victim's tenant may not take it straight back. Returns how
+     * much more it is charged (0 or above), else -1.
      */
     double overServed(QueueEntry victim, QueueEntry head) {
         int v = victim.tenantSlot;
         int h = head.tenantSlot;
-        if (victim.servedBy != this || h < 0 || v == h || inService[v] < inService[h] + 2
-            || counter[v] < counter[h]) {
+        if (victim.servedBy != this || h < 0 || v == h || counter[v] < counter[h]) {
+            return -1;
+        }
+        int lead = inService[v] - inService[h];
+        if (lead < 1 || (lead == 1 && queuedIn(v) <= queuedIn(h))) {
             return -1;
         }
         return counter[v] - counter[h];
+    }
+
+    private int queuedIn(int s) {
+        return lanes[s] == null ? 0 : lanes[s].size();
     }
 
     /**

@@ -22,12 +22,13 @@ import java.util.List;
  *
  * <p><b>Over-served tenants.</b> In a tenant-fair class with {@code vtc: preempt_over_served: true} the blocked head
  * (the head of the tenant charged least) may also take a worker from an unanswered request of its own class whose
- * tenant is over-served ({@link PolicyQueues#overServed}: charged at least as much, and holding at least two more
- * requests in service): the tenant charged most first, its youngest request first, and only when the rule above
- * offers no victim. It goes the same way (the host asked, aborted as {@code preempted}, counted, journaled). A tenant
- * never preempts its own work or that of a tenant charged less; the swap never leaves the preempting tenant holding
- * more requests than its victim's, so the victim's tenant cannot take the worker straight back; and at most one such
- * preemption happens per {@link #newDispatchCycle dispatch round} (the dispatch after each message).
+ * tenant is over-served ({@link PolicyQueues#overServed}: charged at least as much, and holding two more requests in
+ * service, or one more and more queued): the tenant charged most first, its youngest request first, and only when the
+ * rule above offers no victim. It goes the same way (the host asked, aborted as {@code preempted}, counted,
+ * journaled). A tenant never preempts its own work or that of a tenant charged less; the swap leaves the preempting
+ * tenant neither holding more than its victim's nor, level, queuing more, so the victim's tenant cannot take the
+ * worker straight back; and at most one such preemption happens per {@link #newDispatchCycle dispatch round} (the
+ * dispatch after each message).
  *
  * <p>Cost: nothing for a profile without a preemptible class or a class preempting over-served tenants; else O(live
  * requests) per blocked head, once per dispatch pass that leaves a blocked head. Pinned requests (exact lanes) do not

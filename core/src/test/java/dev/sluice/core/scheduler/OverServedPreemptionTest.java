@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * Preemption inside a tenant-fair class ({@code vtc: preempt_over_served: true}) on a stepped router and a manual
  * clock: the blocked head of the least-charged tenant takes the worker of the youngest unanswered request of an
  * over-served tenant of its class, which ends {@code preempted} exactly as a cross-class victim does; a tenant never
- * preempts its own work, nor a tenant holding fewer than two more requests in service, nor a request that responded;
+ * preempts its own work, nor a tenant holding one more request in service and queuing no more, nor a request that
+ * responded;
  * at most one such preemption per dispatch round; without the key nothing is preempted.
  */
 class OverServedPreemptionTest {
@@ -129,13 +130,18 @@ class OverServedPreemptionTest {
     }
 
     @Test
-    void shouldNotPreemptATenantHoldingOnlyOneMoreRequest() throws Exception {
+    void shouldPreemptATenantHoldingOneMoreRequestOnlyWhenItAlsoQueuesMore() throws Exception {
         Host host = new Host();
         try (SteppedRouter r = router(new RecordingClassifier(), true, 1)) {
-            submit(r, host, "h1", "heavy");
+            long h1 = submit(r, host, "h1", "heavy");
             long light = submit(r, host, "l1", "light");
-            assertFalse(host.dispatched.containsKey(light), "the swap would leave light holding more than heavy");
+            assertFalse(host.dispatched.containsKey(light), "level queues: light would then be the over-served one");
+            submit(r, host, "h2", "heavy");
+            assertFalse(host.dispatched.containsKey(light), "one queued each");
             assertTrue(host.preempted.isEmpty());
+            submit(r, host, "h3", "heavy");
+            assertTrue(host.preempted.containsKey(h1), "one more in service and two queued against one");
+            assertTrue(host.dispatched.containsKey(light));
         }
     }
 

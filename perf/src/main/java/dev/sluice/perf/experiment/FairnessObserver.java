@@ -1,11 +1,14 @@
 package dev.sluice.perf.experiment;
 
+import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyClassSpec;
 import dev.sluice.core.host.RequestView;
 import dev.sluice.core.host.SchedulerObserver;
 import java.util.ArrayDeque;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.HdrHistogram.Histogram;
 import org.agrona.collections.Long2LongHashMap;
 
@@ -14,8 +17,10 @@ import org.agrona.collections.Long2LongHashMap;
  * the service window, in a histogram (µs of virtual time), and the tokens served to those requests (the prompt, plus
  * the generated tokens once it completes), and their time to first token; and the wait of each request enqueued in the
  * window for the next free slot: enqueue to the first dispatch of any request at or after it, which a request pays in
- * any work-conserving queue however it is ordered. A measuring instrument, not a production observer. Called on the
- * simulation thread (the router is a manual one); not thread-safe.
+ * any work-conserving queue however it is ordered. Over the whole run, per tenant, the requests preempted and the
+ * retries (an arrival of a request id already seen: a client sending a preempted request again); a preempted request's
+ * prompt is taken back out of the tokens served, the work thrown away. A measuring instrument, not a production
+ * observer. Called on the simulation thread (the router is a manual one); not thread-safe.
  */
 final class FairnessObserver implements SchedulerObserver {
     private static final long MAX_US = 3_600_000_000L;
@@ -28,6 +33,9 @@ final class FairnessObserver implements SchedulerObserver {
     final Histogram[] ttftUs;
     final long[] servedTokens;
     final Histogram[] slotUs;
+    final long[] preempted;
+    final long[] retries;
+    private final Set<String> seen = new HashSet<>();
     /** Requests enqueued in the window and not yet followed by any dispatch: {enqueued at, tenant}. */
     private final ArrayDeque<long[]> awaitingSlot = new ArrayDeque<>();
 
@@ -44,6 +52,31 @@ final class FairnessObserver implements SchedulerObserver {
             slotUs[t] = new Histogram(MAX_US, 3);
         }
         this.servedTokens = new long[tenants.size()];
+        this.preempted = new long[tenants.size()];
+        this.retries = new long[tenants.size()];
+    }
+
+    @Override
+    public void onArrived(long nowNs, RequestView request) {
+        int t = tenants.indexOf(request.tenant());
+        if (t >= 0 && !seen.add(request.requestId())) {
+            retries[t]++;
+        }
+    }
+
+    @Override
+    public void onAborted(long nowNs, RequestView request, Throwable cause) {
+        if (!(cause instanceof AdmissionError e && e.reason().equals("preempted"))) {
+            return;
+        }
+        int t = tenants.indexOf(request.tenant());
+        if (t >= 0) {
+            preempted[t]++;
+        }
+        long served = tenantOf.remove(request.lifecycleId());
+        if (served >= 0) {
+            servedTokens[(int) served] -= request.inputTokens();
+        }
     }
 
     @Override

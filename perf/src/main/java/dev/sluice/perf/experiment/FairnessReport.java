@@ -18,7 +18,8 @@ public record FairnessReport(double capacityPerSecond, List<Row> rows, List<Chec
      *
      * @param run           {@code backlogged} (every tenant offers more than an equal share), {@code light-load}
      *                      (the light tenants below it) or {@code no-heavy} (the light tenants alone).
-     * @param fairness      the class's {@code tenant_fairness}.
+     * @param fairness      the class's {@code tenant_fairness}; {@code vtc + preemption} adds {@code vtc:
+     *                      preempt_over_served: true}.
      * @param tenant        the tenant.
      * @param offeredTokens prompt and answer tokens of its requests arriving in the service window.
      * @param servedTokens  tokens served to its requests dispatched in the window.
@@ -28,9 +29,12 @@ public record FairnessReport(double capacityPerSecond, List<Row> rows, List<Chec
      * @param slotP99Ms     wait for the next free slot (enqueue to the next dispatch of any request), 99th
      *                      percentile: the part of the queue wait no order of the queue can remove.
      * @param ttftP99Ms     time to first token (arrival to first token), 99th percentile.
+     * @param preempted     its requests preempted over the run (503 {@code preempted}, sent again after Retry-After).
+     * @param retries       its arrivals that were such a request sent again.
      */
     public record Row(String run, String fairness, String tenant, long offeredTokens, long servedTokens,
-                      double share, double waitP50Ms, double waitP99Ms, double slotP99Ms, double ttftP99Ms) {
+                      double share, double waitP50Ms, double waitP99Ms, double slotP99Ms, double ttftP99Ms,
+                      long preempted, long retries) {
     }
 
     /** A target and whether it held. */
@@ -51,12 +55,12 @@ public record FairnessReport(double capacityPerSecond, List<Row> rows, List<Chec
         out.printf(Locale.ROOT, "Tenant fairness in one class (fleet capacity %.1f requests/s)%n%n",
             capacityPerSecond);
         out.println("| run | fairness | tenant | offered tokens | served tokens | share | wait p50 ms | wait p99 ms"
-            + " | next slot p99 ms | TTFT p99 ms |");
-        out.println("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+            + " | next slot p99 ms | TTFT p99 ms | preempted | retried |");
+        out.println("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         for (Row r : rows) {
-            out.printf(Locale.ROOT, "| %s | %s | %s | %d | %d | %.1f %% | %.1f | %.1f | %.1f | %.1f |%n", r.run(),
-                r.fairness(), r.tenant(), r.offeredTokens(), r.servedTokens(), 100 * r.share(), r.waitP50Ms(),
-                r.waitP99Ms(), r.slotP99Ms(), r.ttftP99Ms());
+            out.printf(Locale.ROOT, "| %s | %s | %s | %d | %d | %.1f %% | %.1f | %.1f | %.1f | %.1f | %d | %d |%n",
+                r.run(), r.fairness(), r.tenant(), r.offeredTokens(), r.servedTokens(), 100 * r.share(),
+                r.waitP50Ms(), r.waitP99Ms(), r.slotP99Ms(), r.ttftP99Ms(), r.preempted(), r.retries());
         }
         out.println();
         for (Check c : checks) {
@@ -69,9 +73,9 @@ public record FairnessReport(double capacityPerSecond, List<Row> rows, List<Chec
         for (Row r : rows) {
             out.printf(Locale.ROOT, "{\"run\":\"%s\",\"tenant\":\"%s\",\"fairness\":\"%s\",\"offered_tokens\":%d,"
                 + "\"served_tokens\":%d,\"share\":%.4f,\"wait_p50_ms\":%.1f,\"wait_p99_ms\":%.1f,"
-                + "\"next_slot_p99_ms\":%.1f,\"ttft_p99_ms\":%.1f}%n", r.run(), r.tenant(), r.fairness(),
-                r.offeredTokens(), r.servedTokens(), r.share(), r.waitP50Ms(), r.waitP99Ms(), r.slotP99Ms(),
-                r.ttftP99Ms());
+                + "\"next_slot_p99_ms\":%.1f,\"ttft_p99_ms\":%.1f,\"preempted\":%d,\"retries\":%d}%n", r.run(),
+                r.tenant(), r.fairness(), r.offeredTokens(), r.servedTokens(), r.share(), r.waitP50Ms(),
+                r.waitP99Ms(), r.slotP99Ms(), r.ttftP99Ms(), r.preempted(), r.retries());
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.perf.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -12,14 +13,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The fairness experiment on a small fleet and a short window: with VTC every backlogged tenant gets an equal share
- * and a light tenant is not held behind the heavy one's backlog; without it the heavy tenant takes most.
+ * and a light tenant is not held behind the heavy one's backlog; without it the heavy tenant takes most; with VTC
+ * preempting the over-served tenant a light tenant waits no longer than with no heavy tenant at all.
  */
 class FairnessExperimentTest {
     private static FairnessReport report;
 
     @BeforeAll
     static void run() {
-        report = FairnessExperiment.run(new FairnessExperiment.Settings(2, 16_000_000_000L, 7));
+        report = FairnessExperiment.run(new FairnessExperiment.Settings(4, 16_000_000_000L, 7));
     }
 
     private static FairnessReport.Row row(String run, String fairness, String tenant) {
@@ -57,13 +59,32 @@ class FairnessExperimentTest {
     }
 
     @Test
+    void shouldMeetTheNoHeavyTargetOnlyWhenVtcPreemptsTheOverServedTenant() {
+        FairnessReport.Check preemption = report.checks().get(report.checks().size() - 1);
+        assertTrue(preemption.target().contains(FairnessExperiment.VTC_PREEMPTION), preemption.toString());
+        assertTrue(preemption.held(), report.checks().toString());
+        assertFalse(report.checks().get(1).held(), "plain vtc still misses it: " + report.checks());
+        FairnessReport.Row heavy = row("light-load", FairnessExperiment.VTC_PREEMPTION, "heavy");
+        assertTrue(heavy.preempted() > 0 && heavy.retries() > 0, heavy.toString());
+        assertEquals(0, row("light-load", "vtc", "heavy").preempted());
+        for (String tenant : List.of("light-a", "light-b", "light-c")) {
+            // A light tenant holding two requests may itself lose one, now and then, to another light tenant.
+            assertTrue(row("light-load", FairnessExperiment.VTC_PREEMPTION, tenant).preempted() * 20
+                < heavy.preempted(), tenant);
+            assertTrue(row("light-load", FairnessExperiment.VTC_PREEMPTION, tenant).waitP99Ms()
+                < row("light-load", "vtc", tenant).waitP99Ms(), tenant);
+        }
+    }
+
+    @Test
     void shouldPrintOneJsonObjectPerTenantAndRun() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         report.printJson(new PrintStream(bytes, true, StandardCharsets.UTF_8));
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
-        assertEquals(19, lines.size());
+        assertEquals(23, lines.size());
         for (String key : List.of("\"tenant\":", "\"fairness\":", "\"offered_tokens\":", "\"served_tokens\":",
-            "\"share\":", "\"wait_p50_ms\":", "\"wait_p99_ms\":", "\"next_slot_p99_ms\":")) {
+            "\"share\":", "\"wait_p50_ms\":", "\"wait_p99_ms\":", "\"next_slot_p99_ms\":", "\"preempted\":",
+            "\"retries\":")) {
             assertTrue(lines.get(0).contains(key), key + " in " + lines.get(0));
         }
     }
