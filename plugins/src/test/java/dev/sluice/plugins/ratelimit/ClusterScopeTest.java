@@ -18,8 +18,12 @@ import dev.sluice.core.api.ProviderException;
 import dev.sluice.core.api.RequestClassifierContext;
 import dev.sluice.core.api.RequestClassifierParameters;
 import dev.sluice.core.api.SharedBudgets;
+import dev.sluice.core.config.RouterPolicyConfig;
+import dev.sluice.core.config.RouterPolicyLoader;
 import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.router.RouterPlugins;
+import dev.sluice.core.spi.RegistryException;
 import dev.sluice.core.spi.RequestClassifierFactory;
 import dev.sluice.core.testing.SteppedRouter;
 import dev.sluice.core.testing.TestClocks;
@@ -238,6 +242,18 @@ class ClusterScopeTest {
         assertEquals("cluster.claim_timeout_ms must be between 1 and 60000, was 0",
             message(cluster(1, Map.of("replicas", 2, "claim_timeout_ms", 0))));
         assertTrue(message(cluster(1, Map.of("replicas", 2, "chunk", 3))).contains("\"chunk\""));
+    }
+
+    @Test
+    void shouldNameTheFileLineAndColumnOfARefusedClusterSetting() throws Exception {
+        RouterPolicyConfig config = RouterPolicyLoader.parse("request_classifier:\n  type: token-rate-limit\n"
+            + "  parameters:\n    requests_per_minute: 60\n    scope: cluster\n    cluster:\n      replicas: 3\n"
+            + "      fail_policy: maybe\n", "admission.yaml");
+        RouterPlugins plugins = RouterPlugins.loadCatalogs(getClass().getClassLoader());
+        assertEquals("admission.yaml:3:3: request_classifier.parameters: invalid parameters for request-classifier "
+            + "type \"token-rate-limit\": cluster.fail_policy must be open or closed, was \"maybe\"",
+            assertThrows(RegistryException.class, () -> plugins.resolveRequestClassifier(config.requestClassifier()))
+                .getMessage());
     }
 
     @Test
