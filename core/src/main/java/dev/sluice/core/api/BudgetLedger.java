@@ -35,14 +35,32 @@ public final class BudgetLedger {
         checkLimit(limitPerMinute);
         long min = Math.min(Math.max(minUnits, 0), limitPerMinute);
         long max = Math.min(Math.max(maxUnits, min), limitPerMinute);
-        long start = Math.max(fullAt, nowNs);
-        long roomNs = Math.max(0, nowNs + WINDOW_NS - start);
-        long available = roomNs * limitPerMinute / WINDOW_NS;
+        long available = available(fullAt, nowNs, limitPerMinute);
         if (available < min) {
-            return new Step(fullAt, new BudgetGrant(0, Math.max(1, intervalNs(min, limitPerMinute) - roomNs)));
+            return new Step(fullAt, new BudgetGrant(0, waitNs(fullAt, nowNs, limitPerMinute, min)));
         }
         long units = Math.min(max, available);
-        return new Step(start + intervalNs(units, limitPerMinute), new BudgetGrant(units, 0));
+        return new Step(chargedUntil(fullAt, nowNs, limitPerMinute, units), new BudgetGrant(units, 0));
+    }
+
+    /**
+     * Nanoseconds until {@code units} (capped at the limit) fit a bucket at {@code fullAt}; 0 when they fit now.
+     * Allocation-free, for a bucket a replica keeps alone ({@code scope: replica}) as for the shared one.
+     */
+    public static long waitNs(long fullAt, long nowNs, long limitPerMinute, long units) {
+        return Math.max(0, chargedUntil(fullAt, nowNs, limitPerMinute, units) - nowNs - WINDOW_NS);
+    }
+
+    /** The state after charging {@code units} (capped at the limit), fitting or not: past the window it is debt. */
+    public static long chargedUntil(long fullAt, long nowNs, long limitPerMinute, long units) {
+        long start = Math.max(fullAt, nowNs);
+        return saturatedAdd(start, intervalNs(Math.min(Math.max(units, 0), limitPerMinute), limitPerMinute));
+    }
+
+    /** The whole units the bucket could take now; 0 in debt. */
+    public static long available(long fullAt, long nowNs, long limitPerMinute) {
+        long roomNs = nowNs + WINDOW_NS - Math.max(fullAt, nowNs);
+        return roomNs <= 0 ? 0 : roomNs * limitPerMinute / WINDOW_NS;
     }
 
     /** The state after giving back {@code units}; the bucket never holds more than its limit. */
@@ -76,6 +94,11 @@ public final class BudgetLedger {
     /** The refill time of {@code units}, rounded up so that a bucket never refills early. */
     private static long intervalNs(long units, long limitPerMinute) {
         return -Math.floorDiv(-units * WINDOW_NS, limitPerMinute);
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }
 
     private static void checkLimit(long limitPerMinute) {

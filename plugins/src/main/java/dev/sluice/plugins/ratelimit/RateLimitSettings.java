@@ -1,5 +1,6 @@
 package dev.sluice.plugins.ratelimit;
 
+import dev.sluice.core.api.BudgetLedger;
 import java.util.Map;
 
 /**
@@ -16,7 +17,7 @@ import java.util.Map;
 record RateLimitSettings(Limits defaults, Map<String, Limits> overrides, String defaultTenant, int maxTenants,
                          boolean countCompletionTokens, ClusterSettings cluster) {
     /** The largest per-minute limit; keeps the bucket arithmetic exact in 64 bits. */
-    static final long MAX_PER_MINUTE = 100_000_000L;
+    static final long MAX_PER_MINUTE = BudgetLedger.MAX_PER_MINUTE;
 
     /**
      * The limits of one tenant; 0 means unlimited.
