@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import org.agrona.concurrent.EpochNanoClock;
 
 /**
@@ -27,7 +28,8 @@ import org.agrona.concurrent.EpochNanoClock;
  * connected, claims fail at once (the plugin's fail policy then applies). Keys idle for two minutes expire (their
  * bucket is full again after one); the bucket is file-backed, so a restarted NATS keeps the budgets.
  *
- * <p>Thread-safe. Does not own the connection; {@link #close()} stops its claim threads.
+ * <p>Thread-safe. Does not own the connection; {@link #close()} stops its claim threads. Its counters
+ * ({@link #writes()}, {@link #conflicts()}, {@link #failures()}) are for tests and metrics.
  */
 public final class NatsBudgets implements SharedBudgets, AutoCloseable {
     /** The key-value bucket the budgets live in. */
@@ -37,36 +39,47 @@ public final class NatsBudgets implements SharedBudgets, AutoCloseable {
     private static final int MAX_ATTEMPTS = 64;
 
     private final Connection connection;
-    private final KeyValue kv;
+    private final KeyValueOptions options;
     private final EpochNanoClock clock;
     private final ExecutorService claimThreads = Executors.newVirtualThreadPerTaskExecutor();
     private final AtomicLong writes = new AtomicLong();
     private final AtomicLong conflicts = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
-
-    private NatsBudgets(Connection connection, KeyValue kv, EpochNanoClock clock) {
-        this.connection = connection;
-        this.kv = kv;
-        this.clock = clock;
-    }
+    private final ReentrantLock binding = new ReentrantLock();
+    private volatile KeyValue kv;
 
     /**
-     * Binds to the budgets' bucket on {@code connection}, creating it if absent.
+     * Budgets on {@code connection}; no I/O here: the bucket is bound (and created if absent) by the first claim,
+     * and a claim while NATS or JetStream cannot be reached fails, so serve starts whether or not NATS is up.
      *
      * @param requestTimeout how long one JetStream request may take.
      * @param clock          the wall clock, in epoch nanoseconds, that the replicas share (NTP-synchronised).
-     * @throws IOException when NATS or JetStream cannot be reached or refuses the bucket.
      */
-    public static NatsBudgets open(Connection connection, Duration requestTimeout, EpochNanoClock clock)
-        throws IOException {
-        try {
-            ensureBucket(connection);
-            KeyValue kv = connection.keyValue(BUCKET, KeyValueOptions.builder()
-                .jetStreamOptions(JetStreamOptions.builder().requestTimeout(requestTimeout).build()).build());
-            return new NatsBudgets(connection, kv, clock);
-        } catch (JetStreamApiException e) {
-            throw new IOException("NATS JetStream refused the budget bucket \"" + BUCKET + "\": " + e.getMessage(), e);
+    public NatsBudgets(Connection connection, Duration requestTimeout, EpochNanoClock clock) {
+        this.connection = connection;
+        this.options = KeyValueOptions.builder()
+            .jetStreamOptions(JetStreamOptions.builder().requestTimeout(requestTimeout).build()).build();
+        this.clock = clock;
+    }
+
+    /** The bucket, bound on first use; a failed bind is tried again by the next claim. */
+    private KeyValue kv() throws IOException, JetStreamApiException {
+        KeyValue bound = kv;
+        if (bound == null) {
+            // A lock, not a monitor: the bind does I/O on a virtual thread, which must not pin its carrier.
+            binding.lock();
+            try {
+                bound = kv;
+                if (bound == null) {
+                    ensureBucket(connection);
+                    bound = connection.keyValue(BUCKET, options);
+                    kv = bound;
+                }
+            } finally {
+                binding.unlock();
+            }
         }
+        return bound;
     }
 
     /** Creates the bucket unless it exists; a replica that races another to it binds to theirs. */
@@ -142,13 +155,13 @@ public final class NatsBudgets implements SharedBudgets, AutoCloseable {
     /** The key's entry, or null; a bucket deleted under us (an operator, a NATS without its store) is made anew. */
     private KeyValueEntry read(String natsKey) throws IOException, JetStreamApiException {
         try {
-            return kv.get(natsKey);
+            return kv().get(natsKey);
         } catch (JetStreamApiException e) {
             if (e.getApiErrorCode() != STREAM_NOT_FOUND) {
                 throw e;
             }
             ensureBucket(connection);
-            return kv.get(natsKey);
+            return kv().get(natsKey);
         }
     }
 
@@ -156,9 +169,9 @@ public final class NatsBudgets implements SharedBudgets, AutoCloseable {
     private boolean write(String natsKey, KeyValueEntry read, long fullAt) throws IOException, JetStreamApiException {
         try {
             if (read == null) {
-                kv.create(natsKey, BudgetLedger.encode(fullAt));
+                kv().create(natsKey, BudgetLedger.encode(fullAt));
             } else {
-                kv.update(natsKey, BudgetLedger.encode(fullAt), read.getRevision());
+                kv().update(natsKey, BudgetLedger.encode(fullAt), read.getRevision());
             }
             writes.incrementAndGet();
             return true;

@@ -57,7 +57,7 @@ class NatsBudgetsTest {
         Connection connection = Nats.connect(new Options.Builder().server(server.url()).maxReconnects(-1)
             .reconnectWait(Duration.ofMillis(50)).connectionTimeout(Duration.ofSeconds(5)).build());
         opened.add(connection::close);
-        NatsBudgets store = NatsBudgets.open(connection, Duration.ofMillis(500), SystemEpochNanoClock.INSTANCE);
+        NatsBudgets store = new NatsBudgets(connection, Duration.ofMillis(500), SystemEpochNanoClock.INSTANCE);
         opened.add(store);
         return store;
     }
@@ -107,6 +107,18 @@ class NatsBudgetsTest {
             + " refilled while they raced");
         long writes = stores.stream().mapToLong(NatsBudgets::writes).sum();
         assertTrue(writes <= (limit + refilled), "one write per claim of up to 5, not per unit: " + writes);
+    }
+
+    @Test
+    void shouldFailClaimsWhileNatsIsDownAtStartAndBindTheBucketOnceItIsUp() throws Exception {
+        NatsBudgets store = store();
+        server.stop();
+        Await.until("the client sees NATS gone", () -> store.claim("requests/m/t", 60, 1, 1)
+            .handle((grant, failure) -> failure != null).join());
+        server.restart();
+        Await.until("a claim binds the bucket and is granted", () -> store.claim("requests/m/t", 60, 1, 1)
+            .handle((grant, failure) -> failure == null && grant.units() == 1).join());
+        assertEquals(1, store.writes());
     }
 
     @Test
