@@ -101,6 +101,24 @@ public final class PolicyQueues {
     }
 
     /**
+     * Takes a queued entry out to dispatch it outside {@link #pollDispatchable} (the head a preemption places): a
+     * tenant-fair class charges its tenant the prompt and holds the tenant for it until {@link #serviceEnded}, as a
+     * poll does. False if it was not queued here.
+     */
+    public boolean removeToDispatch(QueueEntry entry) {
+        Lane lane = entry.heap;
+        if (lane == null || entry.classIndex() < 0 || entry.classIndex() >= classes.length
+            || lane.owner != classes[entry.classIndex()]) {
+            return false;
+        }
+        detach(lane.owner, entry);
+        if (lane.owner.tenants != null) {
+            lane.owner.tenants.dispatched(entry);
+        }
+        return true;
+    }
+
+    /**
      * The service of a dispatched entry ended (completed, aborted, rejected after the poll, or sent back for a retry):
      * a tenant-fair class charges its tenant the generated tokens and stops holding the tenant for it. Safe to call
      * for any entry, once or more; only the first call after a dispatch counts.

@@ -100,7 +100,7 @@ final class Preemptor {
                     overServedLeft--;
                 }
                 flow.abort(bestVictim, cause);
-                queues.remove(bestHead);
+                queues.removeToDispatch(bestHead);
                 return bestHead;
             }
             bestVictim.preemptRefused = true;

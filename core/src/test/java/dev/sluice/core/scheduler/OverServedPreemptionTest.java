@@ -117,6 +117,25 @@ class OverServedPreemptionTest {
     }
 
     @Test
+    void shouldChargeThePreemptingHeadsTenantAsADispatchFromThePollWould() throws Exception {
+        Host host = new Host();
+        try (SteppedRouter r = router(new RecordingClassifier(), true, 2)) {
+            long h1 = submit(r, host, "h1", "heavy");
+            submit(r, host, "h2", "heavy");
+            long h3 = submit(r, host, "h3", "heavy");
+            submit(r, host, "l1", "light");
+            assertEquals(1, r.router.stats().preempted());
+            long l2 = submit(r, host, "l2", "light");
+            // Charged its prompt (100) and holding l1 in service, light is level with heavy once h1's 25 generated
+            // tokens (at weight 2) are charged; heavy then holds fewer in service, so its older head goes first.
+            r.router.completed(h1, 150);
+            r.step();
+            assertTrue(host.dispatched.containsKey(h3));
+            assertFalse(host.dispatched.containsKey(l2));
+        }
+    }
+
+    @Test
     void shouldLeaveTheLightTenantWaitingWithoutTheKey() throws Exception {
         Host host = new Host();
         try (SteppedRouter r = router(new RecordingClassifier(), false, 2)) {
