@@ -194,6 +194,15 @@ public final class PolicyQueues {
         return classes[classIndex].sharedHead();
     }
 
+    /**
+     * In a tenant-fair class, the head of the tenant ranked second (the shared head's tenant ranks first), else
+     * {@code null}; read-only (preemption of over-served tenants, when the first tenant's head has no victim).
+     */
+    public QueueEntry runnerUpHead(int classIndex) {
+        TenantLanes t = classes[classIndex].tenants;
+        return t == null ? null : t.runnerUp();
+    }
+
     /** Queued entries in all classes. */
     public int size() {
         return size;
@@ -254,10 +263,10 @@ public final class PolicyQueues {
 
     /**
      * Whether the tenant of {@code victim} (dispatched from {@code head}'s tenant-fair class, in service) is
-     * over-served against the tenant of {@code head} (a queued entry): another tenant, charged at least as much and
-     * holding two more requests in service, or one more and more queued; then how much more it is charged (0 or
-     * above), else -1 (also for another class or a class without fairness). O(1); read-only (preemption of
-     * over-served tenants).
+     * over-served against the tenant of {@code head} (a queued entry): another tenant, charged at least as much less
+     * twice the victim's prompt charge, and holding two more requests in service, or one
+     * more and more queued; then how much more it is charged, that margin included (0 or above), else -1 (also for
+     * another class or a class without fairness). O(1); read-only (preemption of over-served tenants).
      */
     public double overServed(QueueEntry victim, QueueEntry head) {
         TenantLanes t = classes[head.classIndex()].tenants;

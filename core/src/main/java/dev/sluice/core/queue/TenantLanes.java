@@ -22,6 +22,11 @@ import org.agrona.collections.Object2IntHashMap;
  * <p>Owned by the scheduler thread; not thread-safe.
  */
 final class TenantLanes {
+    /**
+     * Counters within this many times a request's prompt charge count as level for preemption: VTC bounds the gap
+     * between backlogged tenants' service by twice one request's charge (Sheng et al., OSDI '24).
+     */
+    static final double LEVEL_MARGIN = 2.0;
     /** The slot of requests without a tenant, and of new tenants while every slot is held. */
     static final String OTHER = "(other)";
 
@@ -118,7 +123,7 @@ final class TenantLanes {
         double least = heapSize > 0 ? Math.min(counter[heap[0]], counter[s]) : counter[s];
         floor = Math.max(floor, least);
         inService[s]++;
-        charge(s, fairness.promptWeight() * entry.uncachedTokens() + fairness.cachedWeight() * entry.cachedTokens());
+        charge(s, promptCharge(entry));
         entry.servedBy = this;
     }
 
@@ -149,24 +154,40 @@ final class TenantLanes {
         return s < 0 ? Double.NaN : counter[s];
     }
 
+    /** The head of the tenant ranked second (after {@link #peek}'s), or {@code null} with fewer than two queued. */
+    QueueEntry runnerUp() {
+        if (heapSize < 2) {
+            return null;
+        }
+        int s = heapSize > 2 && less(heap[2], heap[1]) ? heap[2] : heap[1];
+        return lanes[s].peek();
+    }
+
     /**
      * Whether the tenant of {@code victim} (dispatched from these lanes, in service) is over-served against the
-     * tenant of {@code head} (queued here): another tenant, charged at least as much, and holding at least two more
+     * tenant of {@code head} (queued here): another tenant, charged at least as much as the head's tenant less
+     * {@link #LEVEL_MARGIN} times the victim's prompt charge (VTC's own bound on counter gaps, so a tenant charged for
+     * a request moments ago still counts as level), and holding at least two more
      * requests in service, or one more and more requests queued. Then taking one from it leaves the head's tenant
      * neither holding more nor, level, queuing more, so the victim's tenant may not take it straight back. Returns how
-     * much more it is charged (0 or above), else -1.
+     * much more it is charged, the margin included (0 or above), else -1.
      */
     double overServed(QueueEntry victim, QueueEntry head) {
         int v = victim.tenantSlot;
         int h = head.tenantSlot;
-        if (victim.servedBy != this || h < 0 || v == h || counter[v] < counter[h]) {
+        double excess = h < 0 ? -1 : counter[v] + LEVEL_MARGIN * promptCharge(victim) - counter[h];
+        if (victim.servedBy != this || h < 0 || v == h || excess < 0) {
             return -1;
         }
         int lead = inService[v] - inService[h];
         if (lead < 1 || (lead == 1 && queuedIn(v) <= queuedIn(h))) {
             return -1;
         }
-        return counter[v] - counter[h];
+        return excess;
+    }
+
+    private double promptCharge(QueueEntry entry) {
+        return fairness.promptWeight() * entry.uncachedTokens() + fairness.cachedWeight() * entry.cachedTokens();
     }
 
     private int queuedIn(int s) {

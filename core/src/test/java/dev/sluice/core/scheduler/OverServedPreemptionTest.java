@@ -205,7 +205,8 @@ class OverServedPreemptionTest {
             long a = submit(r, host, "a1", "a");
             long b = submit(r, host, "b1", "b");
             long c = submit(r, host, "c1", "c");
-            assertEquals(0, r.router.stats().preempted(), "heavy is the least charged; its own work is safe");
+            assertEquals(0, r.router.stats().preempted(), "heavy is the least charged, by more than"
+                + " twice a heavy request's prompt; its own work is safe");
             // heavy's generated tokens charge it past the light tenants: in this one round a1 takes the freed
             // worker, b1 preempts, and c1 must wait for the next round.
             r.router.completed(heavy[0], 400);
@@ -218,6 +219,48 @@ class OverServedPreemptionTest {
             assertTrue(host.dispatched.containsKey(c), "the next round takes the next");
             assertTrue(host.preempted.containsKey(heavy[3]));
             assertEquals(2, r.router.stats().preempted());
+        }
+    }
+
+    /** Light is served one request: 250 prompt tokens, ending at {@code contextTokens}. */
+    private static void serveLight(SteppedRouter r, Host host, int contextTokens) {
+        long id = r.router.submit(AdmissionRequest.builder("l0").inputTokens(250).tenant("light").build(), host);
+        r.step();
+        r.router.completed(id, contextTokens);
+        r.step();
+    }
+
+    @Test
+    void shouldLetTheNextTenantsHeadPreemptWhenTheLeastChargedTenantIsOverServedByLessThanOneRequest()
+        throws Exception {
+        Host host = new Host();
+        try (SteppedRouter r = router(new RecordingClassifier(), true, 2)) {
+            serveLight(r, host, 250);
+            submit(r, host, "h1", "heavy");
+            long h2 = submit(r, host, "h2", "heavy");
+            long h3 = submit(r, host, "h3", "heavy");
+            // heavy (200 charged, two in service) heads the queue against light (250); heavy may not preempt
+            // itself, but light is ahead of it by less than twice the victim's prompt (100).
+            long light = submit(r, host, "l1", "light");
+            assertTrue(host.preempted.containsKey(h2), "the youngest heavy request in service");
+            assertEquals(host.dispatched.get(h2), host.dispatched.get(light));
+            assertFalse(host.dispatched.containsKey(h3));
+            assertEquals(1, r.router.stats().preempted());
+        }
+    }
+
+    @Test
+    void shouldNotLetTheNextTenantsHeadPreemptATenantChargedLessByMoreThanOneRequest() throws Exception {
+        Host host = new Host();
+        try (SteppedRouter r = router(new RecordingClassifier(), true, 2)) {
+            serveLight(r, host, 1000);
+            submit(r, host, "h1", "heavy");
+            submit(r, host, "h2", "heavy");
+            submit(r, host, "h3", "heavy");
+            // light (over 1000) is ahead of heavy (200) by more than twice a heavy request's prompt (100).
+            long light = submit(r, host, "l1", "light");
+            assertFalse(host.dispatched.containsKey(light));
+            assertTrue(host.preempted.isEmpty());
         }
     }
 }
