@@ -24,10 +24,12 @@ module dev.sluice.transport {
     requires ai.djl.tokenizers;
     requires jinjava;
     requires msgpack.core;
+    requires transitive io.nats.jnats;
     requires org.zeromq.jeromq;
     requires org.slf4j;
     requires zero.allocation.hashing;
 
+    exports dev.sluice.transport.budget;
     exports dev.sluice.transport.cli;
     exports dev.sluice.transport.demo;
     exports dev.sluice.transport.engine;

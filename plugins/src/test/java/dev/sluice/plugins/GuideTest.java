@@ -93,6 +93,6 @@ class GuideTest {
                 resolved++;
             }
         }
-        assertEquals(3, resolved);
+        assertEquals(4, resolved);
     }
 }

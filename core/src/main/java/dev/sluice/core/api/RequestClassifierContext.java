@@ -7,7 +7,8 @@ import org.agrona.concurrent.NanoClock;
 
 /**
  * Router-wide information handed to a classifier factory: the KV block size, a view of the registered workers,
- * and the router's clock (read time only through it, so that tests and replays can drive time).
+ * the buckets shared with other replicas, and the router's clock (read time only through it, so that tests and
+ * replays can drive time).
  */
 public final class RequestClassifierContext {
     private final String model;
@@ -16,6 +17,7 @@ public final class RequestClassifierContext {
     private final NanoClock clock;
     private final ClassifierTimers timers;
     private final KvInUseView kvInUse;
+    private final SharedBudgets sharedBudgets;
 
     /** A context without periodic work (tasks given to {@link #timers()} never run): for unit tests. */
     public RequestClassifierContext(String model, int blockSize, Supplier<List<RequestClassifierWorker>> workers,
@@ -29,6 +31,12 @@ public final class RequestClassifierContext {
         this(model, blockSize, workers, clock, timers, KvInUseView.NONE);
     }
 
+    /** A context without a shared budget store ({@link SharedBudgets#NONE}). */
+    public RequestClassifierContext(String model, int blockSize, Supplier<List<RequestClassifierWorker>> workers,
+                                    NanoClock clock, ClassifierTimers timers, KvInUseView kvInUse) {
+        this(model, blockSize, workers, clock, timers, kvInUse, SharedBudgets.NONE);
+    }
+
     /**
      * @param model     the model this router serves.
      * @param blockSize tokens per KV block in this router's hash domain.
@@ -36,9 +44,11 @@ public final class RequestClassifierContext {
      * @param clock     the router's monotonic clock.
      * @param timers    periodic work on the router's scheduler thread.
      * @param kvInUse   the KV blocks in use per rank, read on the scheduler thread.
+     * @param sharedBudgets the rate buckets this router shares with its replicas, for cluster-scoped limits.
      */
     public RequestClassifierContext(String model, int blockSize, Supplier<List<RequestClassifierWorker>> workers,
-                                    NanoClock clock, ClassifierTimers timers, KvInUseView kvInUse) {
+                                    NanoClock clock, ClassifierTimers timers, KvInUseView kvInUse,
+                                    SharedBudgets sharedBudgets) {
         this.model = Objects.requireNonNull(model, "model");
         if (blockSize <= 0) {
             throw new IllegalArgumentException("blockSize must be > 0, was " + blockSize);
@@ -48,6 +58,7 @@ public final class RequestClassifierContext {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.timers = Objects.requireNonNull(timers, "timers");
         this.kvInUse = Objects.requireNonNull(kvInUse, "kvInUse");
+        this.sharedBudgets = Objects.requireNonNull(sharedBudgets, "sharedBudgets");
     }
 
     public String model() {
@@ -76,6 +87,11 @@ public final class RequestClassifierContext {
     /** The KV blocks in use per rank now; read only on the scheduler thread. */
     public KvInUseView kvInUse() {
         return kvInUse;
+    }
+
+    /** The rate buckets shared with the other replicas; {@link SharedBudgets#NONE} without a store. Thread-safe. */
+    public SharedBudgets sharedBudgets() {
+        return sharedBudgets;
     }
 
     @Override

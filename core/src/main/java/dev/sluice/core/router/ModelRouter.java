@@ -1,6 +1,7 @@
 package dev.sluice.core.router;
 
 import dev.sluice.core.api.AdmissionError;
+import dev.sluice.core.api.SharedBudgets;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.host.AdmissionListener;
@@ -57,10 +58,12 @@ public final class ModelRouter implements AutoCloseable {
     private final SchedulerWatchdog watchdog;
     private final AtomicLong submitterListenerFailures = new AtomicLong();
     private final int blockSize;
+    private final SharedBudgets sharedBudgets;
 
     private ModelRouter(RouterContext context, boolean ownThread) {
         this.parts = context.conclude(ownThread);
         this.blockSize = context.blockSize();
+        this.sharedBudgets = context.sharedBudgets();
         this.ingress = parts.ingress();
         this.counters = parts.counters();
         String name = SchedulerAgent.roleName(parts.model());
@@ -275,7 +278,7 @@ public final class ModelRouter implements AutoCloseable {
         Objects.requireNonNull(policyText, "policyText");
         Objects.requireNonNull(profile, "profile");
         ClassifierHost host = RouterContext.classifierHost(classifier, parts.model(), blockSize, parts.clock(),
-            parts.workers(), parts.periodic(), parts.guard(), counters);
+            parts.workers(), parts.periodic(), parts.guard(), counters, sharedBudgets);
         ingress.reload(new PolicyReload(source, policyText, profile, host));
     }
 

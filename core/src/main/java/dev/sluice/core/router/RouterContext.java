@@ -3,6 +3,7 @@ package dev.sluice.core.router;
 import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.api.OverloadStatus;
 import dev.sluice.core.api.RequestClassifierContext;
+import dev.sluice.core.api.SharedBudgets;
 import dev.sluice.core.api.WorkerSelectorContext;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
@@ -56,6 +57,7 @@ public final class RouterContext {
     private long randomSeed = 42;
     private long watchdogThresholdNs = 100_000_000L;
     private long classificationTimeoutNs;
+    private SharedBudgets sharedBudgets = SharedBudgets.NONE;
     private boolean concluded;
 
     /** The defaults above; set what differs fluently. */
@@ -85,6 +87,7 @@ public final class RouterContext {
         copy.randomSeed = randomSeed;
         copy.watchdogThresholdNs = watchdogThresholdNs;
         copy.classificationTimeoutNs = classificationTimeoutNs;
+        copy.sharedBudgets = sharedBudgets;
         return copy;
     }
 
@@ -125,6 +128,19 @@ public final class RouterContext {
 
     public RequestClassifierFactory classifierFactory() {
         return classifierFactory;
+    }
+
+    /**
+     * The rate buckets this router shares with its replicas (a NATS key-value store in {@code serve}), given to the
+     * classifier's context for cluster-scoped limits. Default {@link SharedBudgets#NONE}.
+     */
+    public RouterContext sharedBudgets(SharedBudgets budgets) {
+        this.sharedBudgets = Objects.requireNonNull(budgets, "sharedBudgets");
+        return this;
+    }
+
+    public SharedBudgets sharedBudgets() {
+        return sharedBudgets;
     }
 
     /** Tokens per KV block, given to the classifier's context. */
@@ -337,7 +353,7 @@ public final class RouterContext {
         PluginCallGuard guard = ownThread && classificationTimeoutNs > 0
             ? new PluginCallGuard(classificationTimeoutNs) : null;
         ClassifierHost classifier = classifierHost(classifierFactory, model, blockSize, clock, workers, periodic,
-            guard, counters);
+            guard, counters, sharedBudgets);
         return new SchedulerParts(model, clock, profile, ingress, signals, wakeable, combining, counters, workers,
             periodic, classifier, guard, CompositeObserver.guarding(observer),
             maxLiveRequests, maxDeferrals, eventsPerDutyCycle, classificationTimeoutNs);
@@ -349,10 +365,10 @@ public final class RouterContext {
      */
     static ClassifierHost classifierHost(RequestClassifierFactory factory, String model, int blockSize,
                                          NanoClock clock, WorkerTable workers, PeriodicTasks periodic,
-                                         PluginCallGuard guard, RouterCounters counters) {
+                                         PluginCallGuard guard, RouterCounters counters, SharedBudgets budgets) {
         GenerationTimers timers = new GenerationTimers(periodic);
         RequestClassifierContext classifierContext = new RequestClassifierContext(model, blockSize,
-            workers::snapshot, clock, timers, workers::usedKvBlocks);
+            workers::snapshot, clock, timers, workers::usedKvBlocks, budgets);
         RequestClassifier classifier = factory == null ? new RequestClassifier() { }
             : Objects.requireNonNull(factory.create(classifierContext),
                 "the request classifier factory returned null");

@@ -21,6 +21,9 @@ import org.agrona.concurrent.NanoClock;
  *
  * <p>The least recently seen tenant is forgotten when more than {@code max_tenants} are tracked: its next request
  * starts with full buckets. Owned by the scheduler thread; not thread-safe.
+ *
+ * <p>With {@code scope: cluster} the buckets are one budget for all replicas, held in the host's shared store and
+ * claimed in chunks by a {@link ClusterLimiter}; requests its leases cannot cover park until a claim answers.
  */
 final class TokenRateLimitClassifier implements RequestClassifier {
     private static final AdmissionError LIMITED = AdmissionError.of(ErrorClass.RATE_LIMITED)
@@ -34,10 +37,13 @@ final class TokenRateLimitClassifier implements RequestClassifier {
     private final NanoClock clock;
     private final Map<String, TenantBuckets> tenants;
     private final Map<String, InFlight> inFlight = new HashMap<>();
+    private final ClusterLimiter cluster;
 
-    TokenRateLimitClassifier(RateLimitSettings settings, NanoClock clock) {
+    /** @param cluster the shared budget of {@code scope: cluster}; {@code null} for per-replica buckets. */
+    TokenRateLimitClassifier(RateLimitSettings settings, NanoClock clock, ClusterLimiter cluster) {
         this.settings = settings;
         this.clock = clock;
+        this.cluster = cluster;
         int max = settings.maxTenants();
         this.tenants = new LinkedHashMap<>(16, 0.75f, true) {
             private static final long serialVersionUID = 1L;
@@ -53,6 +59,13 @@ final class TokenRateLimitClassifier implements RequestClassifier {
     public Classification classify(ClassifyRequest request) {
         String key = request.tenant() == null || request.tenant().isEmpty() ? settings.defaultTenant()
             : request.tenant();
+        if (cluster != null) {
+            Classification answer = cluster.classify(request, key);
+            if (settings.countCompletionTokens() && answer.kind() != Classification.Kind.REJECT) {
+                inFlight.put(request.requestId(), new InFlight(key, request.inputTokens()));
+            }
+            return answer;
+        }
         TenantBuckets buckets = tenants.computeIfAbsent(key, k -> new TenantBuckets(settings.limitsOf(k)));
         long now = clock.nanoTime();
         long wait = buckets.waitFor(request.inputTokens(), now);
@@ -79,11 +92,22 @@ final class TokenRateLimitClassifier implements RequestClassifier {
             return;
         }
         long generated = completed.contextTokens().getAsLong() - admitted.inputTokens();
+        if (cluster != null) {
+            if (generated > 0) {
+                cluster.chargeCompletion(admitted.tenantKey(), generated);
+            }
+            return;
+        }
         // Peek without refreshing recency: a completion is not a new request from the tenant.
         TenantBuckets buckets = tenants.get(admitted.tenantKey());
         if (generated > 0 && buckets != null) {
             buckets.chargeTokens(generated, clock.nanoTime());
         }
+    }
+
+    /** The cluster budget, or {@code null} with {@code scope: replica}; for tests. */
+    ClusterLimiter cluster() {
+        return cluster;
     }
 
     /** Tenants whose buckets are kept, for tests. */

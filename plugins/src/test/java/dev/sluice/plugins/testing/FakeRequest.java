@@ -51,6 +51,11 @@ public final class FakeRequest implements ClassifyRequest {
         return wakeup != null && wakeup.admitted;
     }
 
+    /** The error the classifier's park was woken with, or {@code null}. */
+    public AdmissionError rejection() {
+        return wakeup == null ? null : wakeup.rejected;
+    }
+
     /** The lifecycle ended (client gone): later wake-ups return false. */
     public void end() {
         if (wakeup == null) {
