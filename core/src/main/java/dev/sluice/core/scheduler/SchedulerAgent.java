@@ -2,6 +2,7 @@ package dev.sluice.core.scheduler;
 
 import com.lmax.disruptor.EventPoller;
 import dev.sluice.core.api.AdmissionError;
+import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.host.WorkerLoad;
@@ -209,6 +210,19 @@ public final class SchedulerAgent implements Agent {
                 if (workers.report(load)) {
                     observer.onWorkerLoad(nowNs, load);
                     flow.workerChanged(load.worker());
+                }
+            }
+            case REMOTE_BOOKED -> workers.bookRemote(event.remoteBooking());
+            case REMOTE_PREFILL_DONE, REMOTE_RELEASED -> {
+                WorkerWithDpRank lighter = workers.unbookRemote(event.replica(), event.lifecycleId,
+                    event.type == IngressEvent.Type.REMOTE_RELEASED);
+                if (lighter != null) {
+                    flow.workerChanged(lighter);
+                }
+            }
+            case REMOTE_GONE -> {
+                if (workers.forgetReplica(event.replica())) {
+                    flow.workersChanged();
                 }
             }
             case DRAIN -> drain();
