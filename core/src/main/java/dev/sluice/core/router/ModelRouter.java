@@ -320,7 +320,7 @@ public final class ModelRouter implements AutoCloseable {
             get(Counter.STALE_RESULTS), (int) get(Counter.LIVE), (int) get(Counter.QUEUED),
             (int) get(Counter.DEFERRALS_RUNNING), (int) get(Counter.PARKED_NOW), get(Counter.DUTY_CYCLE_OVERRUNS),
             get(Counter.CLASSIFIER_TIMEOUTS), get(Counter.SELECTOR_FAILURES), get(Counter.SCHEDULER_ERRORS),
-            get(Counter.PREEMPTED));
+            get(Counter.PREEMPTED), (int) get(Counter.REMOTE_BOOKINGS));
     }
 
     /** Stops the scheduler; unfinished requests are answered as unavailable and end with {@code Aborted}. */

@@ -24,6 +24,7 @@ public final class ModelSync implements BookingObserver, AutoCloseable {
     private final SyncLag lag = new SyncLag();
     private volatile WorkerAddresses addresses;
     private volatile BookingApplier applier;
+    private volatile ModelRouter router;
 
     ModelSync(String model, ReplicaCluster cluster) {
         this.model = model;
@@ -43,6 +44,7 @@ public final class ModelSync implements BookingObserver, AutoCloseable {
     /** Starts applying the other replicas' bookings to {@code router}, naming workers by {@code workerAddresses}. */
     public void attach(ModelRouter router, WorkerAddresses workerAddresses) {
         this.addresses = workerAddresses;
+        this.router = router;
         String self = cluster.identity().key();
         Dispatcher dispatcher = cluster.dispatcher();
         BookingApplier applying = new BookingApplier(self, router, workerAddresses,
@@ -123,6 +125,12 @@ public final class ModelSync implements BookingObserver, AutoCloseable {
     /** Booking-to-application lag of the other replicas' bookings here. */
     public SyncLag lag() {
         return lag;
+    }
+
+    /** Other replicas' bookings the router counts now. */
+    int remoteBookings() {
+        ModelRouter attached = router;
+        return attached == null ? 0 : attached.stats().remoteBookings();
     }
 
     /** The figures {@code /metrics} shows. */

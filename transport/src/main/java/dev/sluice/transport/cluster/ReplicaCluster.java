@@ -137,6 +137,8 @@ public final class ReplicaCluster implements AutoCloseable {
                 labels, counts.resyncsAsked());
             counter(out, "sluice_replica_resyncs_served_total", "Resyncs answered with every live booking.", labels,
                 counts.resyncsServed());
+            gauge(out, "sluice_replica_remote_bookings", "Other replicas' bookings counted in the workers' load.",
+                labels, model.remoteBookings());
             Histogram lag = model.lag().snapshot();
             out.append("# HELP sluice_replica_sync_lag_seconds Booking on another replica to its application here.\n")
                 .append("# TYPE sluice_replica_sync_lag_seconds summary\n");
