@@ -12,6 +12,8 @@ source "$(dirname "$0")/../scripts/lib.sh"
 # OUT_DIR is the caller's (relative to where this is called from); the rest runs in the checkout.
 mkdir -p "$1"
 out="$(cd "$1" && pwd)"
+# The report names the run's files relative to the checkout when they are inside it.
+shown="${out#"$SLUICE_ROOT"/}"
 cd "$SLUICE_ROOT"
 secs="${2:-8}"
 rates="${3:-500,2000}"
@@ -104,7 +106,7 @@ echo "### Closed loop (wrk)"
 echo
 echo "Mock engine: \`scripts/sluice mock-engine --speedup-ratio 1000\` (16 output tokens); sluice:"
 echo "\`scripts/sluice serve --no-journal --engine-url\` in front of it; HAProxy: \`server ... maxconn 8\` in front of"
-echo "it (config: \`$out/haproxy.cfg\`). Load: \`wrk -t1 -c1\` (latency) and \`wrk -t1 -c32\` (throughput), ${secs} s"
+echo "it (config: \`$shown/haproxy.cfg\`). Load: \`wrk -t1 -c1\` (latency) and \`wrk -t1 -c32\` (throughput), ${secs} s"
 echo "each, all on the same $(nproc) cores."
 echo "Each path is warmed first (2 s, 8 connections, both modes; not recorded)."
 echo "wrk is closed-loop, so these are not fixed-rate figures. Latency µs; \"+\" columns are added over direct."
@@ -152,7 +154,7 @@ echo "stall counts against every request due during it (coordinated omission cor
 echo "Same engine settings everywhere; \"embedded\" is \`serve\` on its own simulated fleet with the same"
 echo "\`--speedup-ratio 1000\`, so against (a) it shows the frontend's own cost without the second HTTP hop. The"
 echo "architecture target is the embedded row at 2,000/s streaming: ≤ 100 µs added p50, ≤ 1 ms added p99."
-echo "Percentile files: \`$out/fixed-*.hgrm\`. Latency µs."
+echo "Percentile files: \`$shown/fixed-*.hgrm\`. Latency µs."
 echo
 echo "| path | rate/s | stream | p50 | p99 | p99.9 | max | + p50 | + p99 | achieved/s | errors |"
 echo "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"

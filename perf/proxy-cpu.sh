@@ -10,6 +10,8 @@ set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 mkdir -p "$1"
 out="$(cd "$1" && pwd)"
+# The report names the run's files relative to the checkout when they are inside it.
+shown="${out#"$SLUICE_ROOT"/}"
 cd "$SLUICE_ROOT"
 secs="${2:-10}"
 warmup="${3:-15}"
@@ -117,8 +119,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
 
 echo "### CPU per forwarded request"
 echo
-echo "\`scripts/sluice serve --engine-url\` (journal on in \`$out/journal\`, admission on; and \`--no-journal\`) and"
-echo "HAProxy (\`http-reuse always\`, \`server ... maxconn 64\`; config \`$out/haproxy.cfg\`) in front of the same"
+echo "\`scripts/sluice serve --engine-url\` (journal on in \`$shown/journal\`, admission on; and \`--no-journal\`) and"
+echo "HAProxy (\`http-reuse always\`, \`server ... maxconn 64\`; config \`$shown/haproxy.cfg\`) in front of the same"
 echo "\`scripts/sluice mock-engine --speedup-ratio 1000\`; chat completion, 16 output tokens. Each path is warmed"
 echo "${warmup} s with \`wrk -t1 -c16\`, then measured ${secs} s with \`wrk -t1 -c16\`: CPU is utime + stime of the"
 echo "proxy process (\`/proc/PID/stat\`) over that run divided by the requests completed. Then p50 with one"

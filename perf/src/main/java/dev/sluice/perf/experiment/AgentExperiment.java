@@ -27,6 +27,8 @@ public final class AgentExperiment {
     public static final String BUNDLED_POLICY = "/dev/sluice/perf/experiment/thunderagent.yaml";
     /** The bundled paper-mode policy: ThunderAgent with {@code mode: paper}, and its selector. */
     public static final String BUNDLED_PAPER_POLICY = "/dev/sluice/perf/experiment/thunderagent-paper.yaml";
+    /** The bundled fit policy: Dynamo's defaults with first-fit resume and just-enough pause marking. */
+    public static final String BUNDLED_FIT_POLICY = "/dev/sluice/perf/experiment/thunderagent-fit.yaml";
 
     /**
      * The run's knobs.

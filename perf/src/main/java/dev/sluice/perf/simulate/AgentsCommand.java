@@ -72,7 +72,8 @@ final class AgentsCommand implements Callable<Integer> {
 
     @Option(names = "--router-policy-config", paramLabel = "FILE",
         description = "A ThunderAgent policy to compare, repeatable (default: the bundled thunderagent.yaml, "
-            + "Dynamo's defaults, and thunderagent-paper.yaml, mode: paper).")
+            + "Dynamo's defaults, thunderagent-paper.yaml, mode: paper, and thunderagent-fit.yaml, Dynamo's defaults "
+            + "with resume_packing: first_fit and pause_marking: enough).")
     List<Path> policyFiles;
 
     @Option(names = "--pass-through-only",
@@ -163,6 +164,7 @@ final class AgentsCommand implements Callable<Integer> {
             policies.add(new Policy("thunderagent", AgentExperiment.bundledPolicy()));
             policies.add(new Policy("thunderagent-paper",
                 AgentExperiment.bundled(AgentExperiment.BUNDLED_PAPER_POLICY)));
+            policies.add(new Policy("thunderagent-fit", AgentExperiment.bundled(AgentExperiment.BUNDLED_FIT_POLICY)));
         } else {
             for (Path file : policyFiles) {
                 policies.add(new Policy(file.getFileName().toString(), Files.readString(file,

@@ -57,7 +57,7 @@ class AgentsThrashTest {
     void shouldPrintOneJsonObjectPerPolicyAndN() throws Exception {
         List<JsonNode> runs = run("--parallel-programs", "4", "--warmup", "1m", "--window", "2m", "--format",
             "json");
-        assertEquals(List.of("pass-through", "thunderagent", "thunderagent-paper"),
+        assertEquals(List.of("pass-through", "thunderagent", "thunderagent-paper", "thunderagent-fit"),
             runs.stream().map(r -> r.get("policy").asText()).toList());
         for (String field : List.of("parallel_programs", "steps_per_min", "programs_per_min", "output_tokens_per_s",
             "prefix_hit_rate", "prefilled_tokens", "reprefilled_tokens", "preemptions", "turn_latency_p50_ms",

@@ -10,7 +10,9 @@ import java.util.Map;
  * Pauses programs at tool boundaries until every rank is safe. For each rank above {@code pause_threshold} of its
  * capacity: pause its acting programs, smallest first (ties keep program order), until usage is at most
  * {@code pause_target}; if that is not enough, mark its reasoning programs so that they pause when their running
- * turn completes. Pausing is logical: nothing running is preempted. In paper mode ({@code decayInPauses}) usage is
+ * turn completes: all of them (Dynamo), or with {@code pause_marking: enough} the largest first until the usage left
+ * unmarked is at most the target, so a rank slightly over does not empty itself at the next tool boundaries.
+ * Pausing is logical: nothing running is preempted. In paper mode ({@code decayInPauses}) usage is
  * the decayed one, an acting program charging {@code 2^(-idle/tau)} of its tokens. Stateless.
  */
 final class PausePlanner {
@@ -53,10 +55,17 @@ final class PausePlanner {
             program.assignedWorker = null;
             changed = true;
         }
-        if (usage > target) {
-            for (Program program : reasoning) {
-                program.markedForPause = true;
-                changed = true;
+        if (usage > target && config.markEnough()) {
+            reasoning.sort(Comparator.comparingDouble((Program p) -> p.weightedTokens(config)).reversed());
+        }
+        for (Program program : reasoning) {
+            if (usage <= target) {
+                break;
+            }
+            program.markedForPause = true;
+            changed = true;
+            if (config.markEnough()) {
+                usage -= program.usage(config);
             }
         }
         return changed;

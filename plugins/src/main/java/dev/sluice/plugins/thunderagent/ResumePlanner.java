@@ -11,7 +11,9 @@ import java.util.TreeMap;
  * Chooses which paused programs come back and where. Greedy resume takes the paused programs in priority order
  * (continuing reasoning programs, then new programs, then acting ones; fewest tokens first; then session id), keeps
  * the longest prefix whose total cost fits the room left on all ranks under
- * {@code pause_threshold - resume_hysteresis}, and packs that set largest first onto the rank with the most room.
+ * {@code pause_threshold - resume_hysteresis} (with {@code resume_packing: first_fit}, every program in that order
+ * that still fits, so one large program does not hold back the small ones behind it), and packs that set largest
+ * first onto the rank with the most room.
  * Forced resume brings back programs deferred for {@code resume_timeout_seconds} on the rank with the most capacity
  * left after decayed usage. Plans only: the caller applies them. Stateless.
  */
@@ -47,12 +49,16 @@ final class ResumePlanner {
         }
         paused.sort(Comparator.comparingInt(ResumePlanner::group)
             .thenComparingDouble(p -> p.weightedTokens(config)).thenComparing(p -> p.sessionId));
-        int take = 0;
+        List<Program> chosen = new ArrayList<>();
         double cumulative = 0;
-        while (take < paused.size() && cumulative + paused.get(take).usage(config) <= total) {
-            cumulative += paused.get(take++).usage(config);
+        for (Program program : paused) {
+            if (cumulative + program.usage(config) <= total) {
+                cumulative += program.usage(config);
+                chosen.add(program);
+            } else if (!config.resumeFirstFit()) {
+                break;
+            }
         }
-        List<Program> chosen = new ArrayList<>(paused.subList(0, take));
         chosen.sort(Comparator.comparingDouble((Program p) -> p.usage(config)).reversed());
         List<Placement> placements = new ArrayList<>();
         for (Program program : chosen) {

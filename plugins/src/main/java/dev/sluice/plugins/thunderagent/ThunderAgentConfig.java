@@ -4,11 +4,13 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.sluice.core.api.ProviderException;
 
 /**
- * The validated settings of a ThunderAgent classifier, from its twelve optional YAML parameters. {@code mode} picks
+ * The validated settings of a ThunderAgent classifier, from its fourteen optional YAML parameters. {@code mode} picks
  * the defaults: {@code dynamo} (Dynamo's port: pause above 0.95 down to 0.80, resume up to 0.85, acting programs
  * charged in full when deciding pauses) or {@code paper} (the ThunderAgent paper: high and low watermarks at 1.0, no
  * hysteresis, acting programs charged {@code 2^(-idle/tau)} of their tokens when deciding pauses); a parameter
- * given explicitly overrides the mode's default. Immutable.
+ * given explicitly overrides the mode's default. Both modes pack and mark as Dynamo does ({@code resume_packing:
+ * prefix}, {@code pause_marking: all}); {@code first_fit} and {@code enough} are this port's alternatives.
+ * Immutable.
  *
  * @param pauseThreshold         worker usage fraction above which programs are paused.
  * @param pauseTarget            usage fraction a pause cycle drains down to.
@@ -23,11 +25,16 @@ import dev.sluice.core.api.ProviderException;
  * @param decayInPauses          whether pause decisions charge acting programs their decayed usage (paper mode).
  * @param sharedPrefixBudget     whether a rank's usage is credited the tokens its reasoning programs count beyond the
  *                               KV the router sees in use there (a shared prefix is then charged once).
+ * @param resumeFirstFit         {@code resume_packing: first_fit}: greedy resume takes every paused program, in
+ *                               priority order, that still fits, instead of stopping at the first that does not.
+ * @param markEnough             {@code pause_marking: enough}: when pausing acting programs is not enough, mark
+ *                               reasoning programs largest first only until the target is reached, not all.
  */
 record ThunderAgentConfig(double pauseThreshold, double pauseTarget, double resumeHysteresis, long resumeTimeoutNs,
                           long sessionRetentionNs, long schedulerIntervalNs, double actingTokenWeight,
                           double actingDecayTauSeconds, long bufferPerProgram, int maxTrackedRequests,
-                          boolean decayInPauses, boolean sharedPrefixBudget) {
+                          boolean decayInPauses, boolean sharedPrefixBudget, boolean resumeFirstFit,
+                          boolean markEnough) {
 
     /** The YAML parameters as written; an absent key binds as {@code null} and takes its default. */
     record Parameters(@JsonProperty("pause_threshold") Double pauseThreshold,
@@ -41,13 +48,15 @@ record ThunderAgentConfig(double pauseThreshold, double pauseTarget, double resu
                       @JsonProperty("buffer_per_program") Long bufferPerProgram,
                       @JsonProperty("max_tracked_requests") Integer maxTrackedRequests,
                       @JsonProperty("mode") String mode,
-                      @JsonProperty("shared_prefix_budget") Object sharedPrefixBudget) {
+                      @JsonProperty("shared_prefix_budget") Object sharedPrefixBudget,
+                      @JsonProperty("resume_packing") String resumePacking,
+                      @JsonProperty("pause_marking") String pauseMarking) {
     }
 
     /** The defaults of every parameter. */
     static ThunderAgentConfig defaults() {
         return new ThunderAgentConfig(0.95, 0.80, 0.10, seconds(1800), seconds(1800), seconds(5), 1.0, 1.0, 100,
-            10_000, false, false);
+            10_000, false, false, false, false);
     }
 
     /** The paper's defaults: watermarks at 1.0, no hysteresis, decayed acting usage in pause decisions. */
@@ -55,7 +64,7 @@ record ThunderAgentConfig(double pauseThreshold, double pauseTarget, double resu
         ThunderAgentConfig d = defaults();
         return new ThunderAgentConfig(1.0, 1.0, 0.0, d.resumeTimeoutNs, d.sessionRetentionNs, d.schedulerIntervalNs,
             d.actingTokenWeight, d.actingDecayTauSeconds, d.bufferPerProgram, d.maxTrackedRequests, true,
-            d.sharedPrefixBudget);
+            d.sharedPrefixBudget, d.resumeFirstFit, d.markEnough);
     }
 
     /** Applies defaults and validates; the message reads {@code invalid ThunderAgent configuration: <reason>}. */
@@ -92,7 +101,20 @@ record ThunderAgentConfig(double pauseThreshold, double pauseTarget, double resu
         }
         return new ThunderAgentConfig(threshold, target, hysteresis, timeout, retention, interval, weight, tau,
             buffer, maxTracked, d.decayInPauses, flag("shared_prefix_budget", p.sharedPrefixBudget(),
-            d.sharedPrefixBudget));
+            d.sharedPrefixBudget), choice("resume_packing", p.resumePacking(), "prefix", "first_fit",
+            d.resumeFirstFit), choice("pause_marking", p.pauseMarking(), "all", "enough", d.markEnough));
+    }
+
+    /** One of two words: false for {@code off}, true for {@code on}, the fallback when absent. */
+    private static boolean choice(String name, String value, String off, String on, boolean fallback)
+        throws ProviderException {
+        if (value == null) {
+            return fallback;
+        }
+        if (value.equals(off) || value.equals(on)) {
+            return value.equals(on);
+        }
+        throw invalid(name + " must be " + off + " or " + on + ", was " + value);
     }
 
     private static void fraction(String name, double value) throws ProviderException {

@@ -77,6 +77,54 @@ class PlannerTest {
             "reasoning continuations first, then fewest tokens, while the running total fits");
     }
 
+    /** A large continuation at the head of the order holds back a small program that fits, unless first_fit. */
+    @Test
+    void shouldResumeWhatFitsBehindAProgramThatDoesNotOnlyWithFirstFit() {
+        WorkerWithDpRank w1 = WorkerWithDpRank.of(1);
+        program("c", Program.Status.REASONING, 70, null).paused = true;
+        program("big", Program.Status.REASONING, 100, null).paused = true;
+        program("small", Program.Status.ACTING, 10, null).paused = true;
+        CapacityView view = capacities(Map.of(w1, 125L));
+        Map<String, Object> watermarks = Map.of("pause_threshold", 1.0, "resume_hysteresis", 0.0, "pause_target",
+            1.0, "buffer_per_program", 0);
+        ThunderAgentConfig prefix = ThunderHarness.config(watermarks);
+        assertEquals(List.of("c"), ResumePlanner.greedy(programs.values(), view, usage(prefix), prefix).stream()
+            .map(p -> p.program().sessionId).toList(), "Dynamo stops at the first program that does not fit");
+        Map<String, Object> firstFit = new HashMap<>(watermarks);
+        firstFit.put("resume_packing", "first_fit");
+        ThunderAgentConfig fit = ThunderHarness.config(firstFit);
+        assertEquals(List.of(new ResumePlanner.Placement(programs.get("c"), w1),
+            new ResumePlanner.Placement(programs.get("small"), w1)),
+            ResumePlanner.greedy(programs.values(), view, usage(fit), fit));
+    }
+
+    /** Over the threshold with nothing acting: Dynamo marks every reasoning program, enough only the largest. */
+    @Test
+    void shouldMarkReasoningProgramsLargestFirstOnlyUntilTheTargetWithEnough() {
+        WorkerWithDpRank w1 = WorkerWithDpRank.of(1);
+        program("a", Program.Status.REASONING, 300, w1);
+        program("b", Program.Status.REASONING, 500, w1);
+        program("c", Program.Status.REASONING, 250, w1);
+        program("acting", Program.Status.ACTING, 100, w1);
+        CapacityView view = capacities(Map.of(w1, 1000L));
+        ThunderAgentConfig enough = ThunderHarness.config(Map.of("buffer_per_program", 0, "pause_marking", "enough"));
+        assertTrue(PausePlanner.pauseUntilSafe(programs.values(), view, usage(enough), enough, 0));
+        // 1150 > 950: pausing the acting program leaves 1050 > 800; marking b (500) leaves 550 <= 800.
+        assertTrue(programs.get("acting").paused);
+        assertEquals(List.of("b"), programs.values().stream().filter(p -> p.markedForPause).map(p -> p.sessionId)
+            .toList());
+
+        programs.values().forEach(p -> {
+            p.markedForPause = false;
+            p.paused = false;
+            p.assignedWorker = w1;
+        });
+        ThunderAgentConfig all = ThunderHarness.config(Map.of("buffer_per_program", 0));
+        assertTrue(PausePlanner.pauseUntilSafe(programs.values(), view, usage(all), all, 0));
+        assertEquals(List.of("a", "b", "c"), programs.values().stream().filter(p -> p.markedForPause)
+            .map(p -> p.sessionId).toList());
+    }
+
     /** Dynamo: pause_isolates_worker_ranks_and_stops_acting_at_target. */
     @Test
     void shouldPauseSmallestActingProgramsPerRankUntilTargetAndMarkReasoningOnes() {

@@ -35,6 +35,26 @@ class ThunderAgentConfigTest {
         assertEquals(100, config.bufferPerProgram());
         assertEquals(10_000, config.maxTrackedRequests());
         assertFalse(config.sharedPrefixBudget());
+        assertFalse(config.resumeFirstFit());
+        assertFalse(config.markEnough());
+    }
+
+    @Test
+    void shouldTakeResumePackingAndPauseMarkingInEitherModeAndNameABadValue() {
+        ThunderAgentConfig fit = ThunderHarness.config(Map.of("resume_packing", "first_fit", "pause_marking",
+            "enough"));
+        assertTrue(fit.resumeFirstFit() && fit.markEnough());
+        ThunderAgentConfig dynamo = ThunderHarness.config(Map.of("resume_packing", "prefix", "pause_marking", "all"));
+        assertEquals(ThunderAgentConfig.defaults(), dynamo);
+        ThunderAgentConfig paper = ThunderHarness.config(Map.of("mode", "paper", "resume_packing", "first_fit"));
+        assertTrue(paper.resumeFirstFit() && paper.decayInPauses());
+        assertFalse(paper.markEnough());
+        assertEquals("invalid ThunderAgent configuration: resume_packing must be prefix or first_fit, was largest",
+            assertThrows(IllegalArgumentException.class,
+                () -> ThunderHarness.config(Map.of("resume_packing", "largest"))).getMessage());
+        assertEquals("invalid ThunderAgent configuration: pause_marking must be all or enough, was some",
+            assertThrows(IllegalArgumentException.class,
+                () -> ThunderHarness.config(Map.of("pause_marking", "some"))).getMessage());
     }
 
     @Test
