@@ -81,9 +81,24 @@ run() {
         END { printf "%.0f %d\n", rps, bad + 0 }'
 }
 
+# Warm-up, one light connection at a time (its bookings count in the light-load lag below).
 for port in "${ports[@]}"; do
-    wrk -t1 -c4 -d2s -s "$out/post.lua" "http://127.0.0.1:$port" > /dev/null 2>&1 || true
+    wrk -t1 -c1 -d2s -s "$out/post.lua" "http://127.0.0.1:$port" > /dev/null 2>&1 || true
 done
+# One replica's lag table rows: "| id | LOAD | count | p50 | p99 |" for b and c (or every replica).
+lag() {
+    local i
+    for i in 0 1 2; do
+        curl -s "http://127.0.0.1:${ports[$i]}/metrics" > "$out/metrics-$i.txt"
+        awk -v id="$(printf '%s' abc | cut -c$((i + 1)))" -v load="$1" '
+            /^sluice_replica_sync_lag_seconds\{.*quantile="0.5"/ { p50 = $NF * 1000 }
+            /^sluice_replica_sync_lag_seconds\{.*quantile="0.99"/ { p99 = $NF * 1000 }
+            /^sluice_replica_sync_lag_seconds_count/ { n = $NF }
+            END { if (n > 0) printf "| %s | %s | %d | %.3f | %.3f |\n", id, load, n, p50, p99 }' "$out/metrics-$i.txt"
+    done
+}
+wrk -t1 -c1 -d"${secs}s" -s "$out/post.lua" "http://127.0.0.1:${ports[0]}" > "$out/wrk-light.txt" 2>&1 || true
+lag "1 connection on a" > "$out/lag-light.md"
 echo "### Several frontends"
 echo
 echo "Two \`mock-engine --speedup-ratio 1000\` with KV events, three \`serve --nats-url\` replicas (all started; the"
@@ -99,16 +114,11 @@ for n in 1 2 3; do
     echo "| $n | $rps | $(awk -v a="$rps" -v b="$base" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') | $bad |"
 done
 echo
-echo "Replica-sync lag (booking sent on one replica to applied on another's scheduler thread), per replica, over"
-echo "every run: HdrHistogram quantiles from \`sluice_replica_sync_lag_seconds\`."
+echo "Replica-sync lag (booking sent on one replica to applied on another's scheduler thread), per replica:"
+echo "HdrHistogram quantiles from \`sluice_replica_sync_lag_seconds\`, first after ${secs} s of one connection on"
+echo "replica a alone (light load), then over every run."
 echo
-echo "| replica | bookings applied | p50 ms | p99 ms |"
-echo "| --- | ---: | ---: | ---: |"
-for i in 0 1 2; do
-    curl -s "http://127.0.0.1:${ports[$i]}/metrics" > "$out/metrics-$i.txt"
-    awk -v id="$(printf '%s' abc | cut -c$((i + 1)))" '
-        /^sluice_replica_sync_lag_seconds\{.*quantile="0.5"/ { p50 = $NF * 1000 }
-        /^sluice_replica_sync_lag_seconds\{.*quantile="0.99"/ { p99 = $NF * 1000 }
-        /^sluice_replica_sync_lag_seconds_count/ { n = $NF }
-        END { printf "| %s | %d | %.3f | %.3f |\n", id, n, p50, p99 }' "$out/metrics-$i.txt"
-done
+echo "| replica | load | bookings applied | p50 ms | p99 ms |"
+echo "| --- | --- | ---: | ---: | ---: |"
+cat "$out/lag-light.md"
+lag "all runs"

@@ -54,7 +54,7 @@ final class ReplicaOptions {
     }
 
     /** Joins the fleet when {@code --nats-url} is given (returning at once if NATS is not up yet), else null. */
-    ReplicaCluster join() throws InterruptedException {
+    ReplicaCluster join() {
         return natsUrl == null ? null : ReplicaCluster.start(natsUrl, ReplicaIdentity.of(replicaId), lease);
     }
 

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * hands each one over ({@link #offer}, never blocking) and this publisher's own thread numbers it in the model's
  * stream (1, 2, 3, ...: a receiver that sees a number skipped knows it missed something) and publishes it. It keeps
  * the bookings still live, so a {@link #resync} (a receiver asked for one) publishes a {@code RESET} and every live
- * booking again. A publish that fails (the reconnect buffer full) is counted; its number is used all the same, so
+ * booking again. A publish that fails (not connected yet, the reconnect buffer full) is counted; its number is used all the same, so
  * receivers see the gap and resync.
  *
  * <p>{@link #offer} and {@link #resync}: any thread; the rest is the publisher thread's. {@link #close} is
@@ -24,7 +24,7 @@ final class BookingPublisher implements AutoCloseable {
     private static final Object RESYNC = new Object();
     private static final Object STOP = new Object();
 
-    private final Connection connection;
+    private final NatsLink link;
     private final String subject;
     private final String replica;
     private final LinkedBlockingQueue<Object> outbox = new LinkedBlockingQueue<>();
@@ -36,8 +36,8 @@ final class BookingPublisher implements AutoCloseable {
     private final Thread thread;
     private long seq;
 
-    BookingPublisher(Connection connection, String subject, String replica, String model) {
-        this.connection = connection;
+    BookingPublisher(NatsLink link, String subject, String replica, String model) {
+        this.link = link;
         this.subject = subject;
         this.replica = replica;
         this.thread = Thread.ofPlatform().daemon().name("sluice-bookings-" + model).start(this::run);
@@ -120,6 +120,10 @@ final class BookingPublisher implements AutoCloseable {
 
     private void publish(BookingWire message) {
         try {
+            Connection connection = link.connection();
+            if (connection == null) {
+                throw new IllegalStateException("not connected to NATS yet");
+            }
             connection.publish(subject, message.encode());
             published.incrementAndGet();
         } catch (RuntimeException e) {

@@ -4,7 +4,7 @@ import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.BookingObserver;
 import dev.sluice.core.host.RemoteBooking;
 import dev.sluice.core.router.ModelRouter;
-import io.nats.client.Dispatcher;
+import io.nats.client.Connection;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -30,7 +30,7 @@ public final class ModelSync implements BookingObserver, AutoCloseable {
         this.model = model;
         this.token = subjectToken(model);
         this.cluster = cluster;
-        this.publisher = new BookingPublisher(cluster.link().connection(), "sluice.bookings." + token,
+        this.publisher = new BookingPublisher(cluster.link(), "sluice.bookings." + token,
             cluster.identity().key(), model);
     }
 
@@ -46,14 +46,16 @@ public final class ModelSync implements BookingObserver, AutoCloseable {
         this.addresses = workerAddresses;
         this.router = router;
         String self = cluster.identity().key();
-        Dispatcher dispatcher = cluster.dispatcher();
-        BookingApplier applying = new BookingApplier(self, router, workerAddresses,
-            replica -> cluster.link().connection().publish("sluice.resync." + token,
-                replica.getBytes(StandardCharsets.UTF_8)), cluster.leaseNs());
+        BookingApplier applying = new BookingApplier(self, router, workerAddresses, replica -> {
+            Connection connection = cluster.link().connection();
+            if (connection != null) {
+                connection.publish("sluice.resync." + token, replica.getBytes(StandardCharsets.UTF_8));
+            }
+        }, cluster.leaseNs());
         this.applier = applying;
-        dispatcher.subscribe("sluice.bookings." + token, message -> applying.onMessage(message.getData(),
+        cluster.subscribe("sluice.bookings." + token, message -> applying.onMessage(message.getData(),
             System.nanoTime()));
-        dispatcher.subscribe("sluice.resync." + token, message -> {
+        cluster.subscribe("sluice.resync." + token, message -> {
             if (self.equals(new String(message.getData(), StandardCharsets.UTF_8))) {
                 publisher.resync();
             }

@@ -7,19 +7,22 @@ import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * This replica's connection to nats-server (jnats). It never gives up: the first connect and every reconnect are
  * retried forever, waiting 100 ms after the first failure and twice as long after each next one, up to 2 s (plus
- * jitter), so a restarted nats-server is found again without restarting serve, and a serve started while NATS is
- * down starts anyway and serves on its local view until NATS is there. While disconnected, publishes wait in
- * jnats' reconnect buffer. {@link #connection()} is the shared {@link Connection} other parts of serve (the budget
- * store) may use.
+ * jitter), so a restarted nats-server is found again without restarting serve. The first connect runs on a thread
+ * of its own (jnats retries it on the calling thread), so a serve started while NATS is down starts anyway and
+ * serves on its local view until NATS is there; {@link #whenConnected} runs what needs the connection once it is
+ * there. While disconnected later, publishes wait in jnats' reconnect buffer. {@link #connection()} is the shared
+ * {@link Connection} other parts of serve (the budget store) may use.
  *
  * <p>Thread-safe. {@link #close} is idempotent.
  */
@@ -29,22 +32,54 @@ public final class NatsLink implements AutoCloseable {
     private static final long MAX_WAIT_MS = 2000;
 
     private final String url;
-    private final Connection connection;
+    private final Thread connecting;
+    private final List<Consumer<Connection>> onConnect = new ArrayList<>();
+    private volatile Connection connection;
     private final AtomicLong reconnects = new AtomicLong();
     private final List<Runnable> onReconnect = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
     /** Whether the last event was a connect: jnats reports a disconnect per failed reconnect attempt, logged once. */
     private volatile boolean up;
 
-    private NatsLink(String url, Options.Builder options) throws InterruptedException {
+    private NatsLink(String url, Options options) {
         this.url = url;
-        options.connectionListener(this::onEvent);
+        this.connecting = Thread.ofPlatform().daemon().name("sluice-nats-connect").start(() -> connect(options));
+    }
+
+    private void connect(Options options) {
+        Connection connected;
         try {
-            this.connection = Nats.connectReconnectOnConnect(options.build());
+            connected = Nats.connectReconnectOnConnect(options);
         } catch (IOException e) {
-            // With reconnect-on-connect jnats keeps trying in the background; an IOException here is a bad URL.
-            throw new IllegalArgumentException("--nats-url " + url + ": " + e.getMessage(), e);
+            LOG.error("NATS: cannot connect to {}: {}; serving on the local view", url, e.getMessage());
+            return;
+        } catch (InterruptedException e) {
+            return;
         }
+        List<Consumer<Connection>> waiting;
+        synchronized (onConnect) {
+            if (closed) {
+                closeQuietly(connected);
+                return;
+            }
+            connection = connected;
+            waiting = List.copyOf(onConnect);
+            onConnect.clear();
+        }
+        waiting.forEach(action -> action.accept(connected));
+    }
+
+    /** Runs {@code action} with the connection: now if connected once already, else on the first connect. */
+    public void whenConnected(Consumer<Connection> action) {
+        Connection now;
+        synchronized (onConnect) {
+            now = connection;
+            if (now == null) {
+                onConnect.add(action);
+                return;
+            }
+        }
+        action.accept(now);
     }
 
     /**
@@ -53,7 +88,7 @@ public final class NatsLink implements AutoCloseable {
      *
      * @throws IllegalArgumentException the URL is malformed.
      */
-    public static NatsLink connect(String url, ReplicaIdentity identity) throws InterruptedException {
+    public static NatsLink connect(String url, ReplicaIdentity identity) {
         Options.Builder options;
         try {
             options = new Options.Builder().server(url);
@@ -69,7 +104,10 @@ public final class NatsLink implements AutoCloseable {
             .reconnectJitter(Duration.ofMillis(100))
             .reconnectDelayHandler(attempts -> Duration.ofMillis(backoffMs(attempts)))
             .errorListener(new ErrorListener() { });
-        return new NatsLink(url, options);
+        NatsLink[] self = new NatsLink[1];
+        options.connectionListener((connection, event) -> self[0].onEvent(event));
+        self[0] = new NatsLink(url, options.build());
+        return self[0];
     }
 
     /** The wait before reconnect attempt {@code attempts}: 100 ms doubling to 2 s. */
@@ -78,7 +116,7 @@ public final class NatsLink implements AutoCloseable {
         return Math.min(MAX_WAIT_MS, FIRST_WAIT_MS << shift);
     }
 
-    private void onEvent(Connection ignored, ConnectionListener.Events event) {
+    private void onEvent(ConnectionListener.Events event) {
         switch (event) {
             case CONNECTED -> {
                 up = true;
@@ -107,7 +145,7 @@ public final class NatsLink implements AutoCloseable {
         onReconnect.add(action);
     }
 
-    /** The connection, for every part of serve that talks to NATS. */
+    /** The connection, for every part of serve that talks to NATS; null until the first connect. */
     public Connection connection() {
         return connection;
     }
@@ -119,12 +157,14 @@ public final class NatsLink implements AutoCloseable {
 
     /** {@code CONNECTED}, {@code RECONNECTING}, {@code DISCONNECTED}, {@code CLOSED}, ... (jnats' status). */
     public String state() {
-        return connection.getStatus().name();
+        Connection now = connection;
+        return now == null ? "CONNECTING" : now.getStatus().name();
     }
 
     /** Whether the connection is up now. */
     public boolean connected() {
-        return connection.getStatus() == Connection.Status.CONNECTED;
+        Connection now = connection;
+        return now != null && now.getStatus() == Connection.Status.CONNECTED;
     }
 
     /** Reconnects since start. */
@@ -137,7 +177,20 @@ public final class NatsLink implements AutoCloseable {
         if (closed) {
             return;
         }
-        closed = true;
+        Connection now;
+        synchronized (onConnect) {
+            closed = true;
+            now = connection;
+        }
+        if (now == null) {
+            // Still trying the first connect: jnats waits between attempts interruptibly.
+            connecting.interrupt();
+        } else {
+            closeQuietly(now);
+        }
+    }
+
+    private static void closeQuietly(Connection connection) {
         try {
             connection.close();
         } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package dev.sluice.transport.cluster;
 
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
+import io.nats.client.MessageHandler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,7 +31,7 @@ public final class ReplicaCluster implements AutoCloseable {
     private final ReplicaIdentity identity;
     private final NatsLink link;
     private final long leaseNs;
-    private final Dispatcher dispatcher;
+    private Dispatcher dispatcher;
     private final List<ModelSync> models = new CopyOnWriteArrayList<>();
     private final ReplicaDirectory directory;
     private boolean closed;
@@ -39,10 +40,9 @@ public final class ReplicaCluster implements AutoCloseable {
         this.identity = identity;
         this.link = link;
         this.leaseNs = lease.toNanos();
-        this.dispatcher = link.connection().createDispatcher();
         this.directory = new ReplicaDirectory(this, leaseNs);
-        dispatcher.subscribe(ReplicaDirectory.SUBJECT, message -> directory.onHeartbeat(message.getData(),
-            System.nanoTime()));
+        subscribe(ReplicaDirectory.SUBJECT, message -> directory.onHeartbeat(message.getData(), System.nanoTime()));
+        link.whenConnected(connection -> directory.beat(false));
         link.onReconnect(() -> directory.beat(false));
     }
 
@@ -52,8 +52,7 @@ public final class ReplicaCluster implements AutoCloseable {
      *
      * @throws IllegalArgumentException a malformed URL, or a lease under 100 ms.
      */
-    public static ReplicaCluster start(String natsUrl, ReplicaIdentity identity, Duration lease)
-        throws InterruptedException {
+    public static ReplicaCluster start(String natsUrl, ReplicaIdentity identity, Duration lease) {
         if (lease.toMillis() < 100) {
             throw new IllegalArgumentException("--replica-lease must be at least 100ms, was " + lease);
         }
@@ -81,7 +80,7 @@ public final class ReplicaCluster implements AutoCloseable {
         return link;
     }
 
-    /** The shared NATS connection (the budget store uses it too). */
+    /** The shared NATS connection (the budget store uses it too); null until the first connect. */
     public Connection connection() {
         return link.connection();
     }
@@ -90,7 +89,18 @@ public final class ReplicaCluster implements AutoCloseable {
         return leaseNs;
     }
 
-    Dispatcher dispatcher() {
+    /**
+     * Subscribes {@code handler} to {@code subject} on the cluster's one dispatcher thread, once connected (jnats
+     * subscribes again after each reconnect).
+     */
+    void subscribe(String subject, MessageHandler handler) {
+        link.whenConnected(connection -> dispatcher(connection).subscribe(subject, handler));
+    }
+
+    private synchronized Dispatcher dispatcher(Connection connection) {
+        if (dispatcher == null) {
+            dispatcher = connection.createDispatcher();
+        }
         return dispatcher;
     }
 
@@ -172,7 +182,10 @@ public final class ReplicaCluster implements AutoCloseable {
         directory.beat(true);
         models.forEach(ModelSync::close);
         try {
-            link.connection().flush(Duration.ofSeconds(1));
+            Connection connection = link.connection();
+            if (connection != null) {
+                connection.flush(Duration.ofSeconds(1));
+            }
         } catch (Exception e) {
             // Leaving anyway: the others' leases run out instead.
         }

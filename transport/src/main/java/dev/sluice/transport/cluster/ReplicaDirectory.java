@@ -3,6 +3,7 @@ package dev.sluice.transport.cluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nats.client.Connection;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +58,10 @@ final class ReplicaDirectory implements AutoCloseable {
             models.put(model.token(), model.lastSeq());
         }
         try {
-            cluster.link().connection().publish(SUBJECT, JSON.writeValueAsBytes(beat));
+            Connection connection = cluster.link().connection();
+            if (connection != null) {
+                connection.publish(SUBJECT, JSON.writeValueAsBytes(beat));
+            }
         } catch (IOException | RuntimeException e) {
             LOG.debug("NATS: heartbeat not sent: {}", e.toString());
         }

@@ -159,7 +159,9 @@ public final class Frontend implements AutoCloseable {
      * Readiness: 200 {@code healthy}, or 503 {@code draining} (closing), {@code unavailable} (no model has a worker to
      * place a request on: every engine is unhealthy, or none is left) or {@code misconfigured} (no engine of any
      * model serves what sluice asks it: see {@code configuration_errors}). With several models, each has its own
-     * entry under {@code models}, and the frontend is healthy while one of them is. {@code /live} stays 200.
+     * entry under {@code models}, and the frontend is healthy while one of them is. {@code /live} stays 200. As a
+     * replica of a fleet, {@code nats} says the connection's state and the replicas seen (the status does not
+     * depend on NATS: a replica cut off from it serves on its own view).
      */
     private void health(ServerResponse res, ReplicaCluster cluster) {
         List<Map<String, Object>> entries = new ArrayList<>(models.size());
