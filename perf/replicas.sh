@@ -24,6 +24,8 @@ for tool in wrk nats-server; do
     fi
 done
 nats_bin="$(command -v nats-server || echo /usr/sbin/nats-server)"
+# Build once (if stale) before the processes below start scripts/sluice at once.
+scripts/sluice --help > /dev/null
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 await_port() {
