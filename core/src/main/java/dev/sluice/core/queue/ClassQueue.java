@@ -101,7 +101,7 @@ final class ClassQueue {
         QueueEntry best = null;
         if (sharedSize() > 0 && !ready.isSharedParked(index)) {
             if (gate.sharedDispatchable(spec)) {
-                best = tenants == null ? shared.peek() : tenants.peek();
+                best = sharedHead();
             } else {
                 ready.parkShared(index);
             }
@@ -126,6 +126,11 @@ final class ClassQueue {
         return best;
     }
 
+    /** The shared lane's head: in a tenant-fair class, the head of the tenant charged least; or {@code null}. */
+    QueueEntry sharedHead() {
+        return tenants == null ? shared.peek() : tenants.peek();
+    }
+
     /** Entries in the shared lane (all tenants' lanes of a tenant-fair class). */
     int sharedSize() {
         return tenants == null ? shared.size() : tenants.queued;
@@ -134,7 +139,7 @@ final class ClassQueue {
     /** Removes every entry, shared lane first, into {@code out} (a policy reload); the caller updates deadlines. */
     void drainInto(java.util.List<QueueEntry> out) {
         QueueEntry head;
-        while ((head = tenants == null ? shared.peek() : tenants.peek()) != null) {
+        while ((head = sharedHead()) != null) {
             remove(head);
             out.add(head);
         }

@@ -168,9 +168,12 @@ public final class PolicyQueues {
         parking.onLoadChanged();
     }
 
-    /** The head of a class's shared lane (the unpinned entries), or {@code null}; read-only (preemption). */
+    /**
+     * The head of a class's shared lane (the unpinned entries; in a tenant-fair class the head of the tenant charged
+     * least), or {@code null}; read-only (preemption).
+     */
     public QueueEntry sharedHead(int classIndex) {
-        return classes[classIndex].shared.peek();
+        return classes[classIndex].sharedHead();
     }
 
     /** Queued entries in all classes. */

@@ -10,7 +10,9 @@ import org.agrona.collections.Object2IntHashMap;
  * with queued shared entries (counter, then the enqueue sequence of its head). A dispatch charges the prompt (uncached
  * tokens at the prompt weight, cached at the cached weight); the end of service charges the generated tokens at the
  * output weight. A tenant whose lane was empty is lifted to the least counter of the tenants queued now (or, with
- * none, the last such least), so idle time earns no credit.
+ * none, the last such least), so idle time earns no credit. Between equal counters the tenant with fewer requests in
+ * service goes first (then the older head): a tenant returning from idle is lifted level with the busiest one, and
+ * wins that tie instead of waiting one more dispatch behind a backlog that is older only because it never emptied.
  *
  * <p>Bounded: at most {@code max_tenants} named tenants are tracked. A new one takes the slot of the least recently
  * seen tenant that holds nothing (no entry queued, none in service); with every slot held it shares slot 0,
@@ -32,6 +34,7 @@ final class TenantLanes {
     private final double[] weight;
     private final Lane[] lanes;
     private final int[] holds;
+    private final int[] inService;
     private final int[] lruPrev;
     private final int[] lruNext;
     private final int[] heap;
@@ -55,6 +58,7 @@ final class TenantLanes {
         this.weight = new double[n];
         this.lanes = new Lane[n];
         this.holds = new int[n];
+        this.inService = new int[n];
         this.lruPrev = new int[n];
         this.lruNext = new int[n];
         this.heap = new int[n];
@@ -113,6 +117,7 @@ final class TenantLanes {
         // The entry has left its lane already, so its tenant may have left the heap: the least is taken with it.
         double least = heapSize > 0 ? Math.min(counter[heap[0]], counter[s]) : counter[s];
         floor = Math.max(floor, least);
+        inService[s]++;
         charge(s, fairness.promptWeight() * entry.uncachedTokens() + fairness.cachedWeight() * entry.cachedTokens());
         entry.servedBy = this;
     }
@@ -123,6 +128,7 @@ final class TenantLanes {
             return;
         }
         entry.servedBy = null;
+        inService[entry.tenantSlot]--;
         charge(entry.tenantSlot, fairness.outputWeight() * Math.max(0, outputTokens));
         release(entry);
     }
@@ -225,6 +231,7 @@ final class TenantLanes {
         names[s] = tenant;
         counter[s] = 0;
         served[s] = 0;
+        inService[s] = 0;
         weight[s] = fairness.weightOf(tenant);
         slots.put(tenant, s);
         return s;
@@ -260,6 +267,9 @@ final class TenantLanes {
     private boolean less(int a, int b) {
         if (counter[a] != counter[b]) {
             return counter[a] < counter[b];
+        }
+        if (inService[a] != inService[b]) {
+            return inService[a] < inService[b];
         }
         return lanes[a].peek().sequence < lanes[b].peek().sequence;
     }

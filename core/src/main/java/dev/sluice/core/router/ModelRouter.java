@@ -9,6 +9,7 @@ import dev.sluice.core.host.RemoteBooking;
 import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.kv.KvEvent;
 import dev.sluice.core.scheduler.ClassifierHost;
+import dev.sluice.core.scheduler.CombiningScheduler;
 import dev.sluice.core.scheduler.IngressProxy;
 import dev.sluice.core.scheduler.PolicyReload;
 import dev.sluice.core.scheduler.Rejections;
@@ -71,8 +72,15 @@ public final class ModelRouter implements AutoCloseable {
                     counters.counter(Counter.DUTY_CYCLE_OVERRUNS)) : null;
             SchedulerAgent agent = new SchedulerAgent(parts, watchdog);
             parts.wakeable().pendingWork(agent::hasPendingWork);
-            this.runner = new AgentRunner(context.idleStrategy() != null ? context.idleStrategy() : parts.wakeable(),
-                errors, counters.counter(Counter.SCHEDULER_ERRORS), agent);
+            CombiningScheduler combining = parts.combining();
+            if (combining != null) {
+                combining.attach(agent);
+                this.runner = new AgentRunner(combining, errors, counters.counter(Counter.SCHEDULER_ERRORS),
+                    combining);
+            } else {
+                this.runner = new AgentRunner(context.idleStrategy() != null ? context.idleStrategy()
+                    : parts.wakeable(), errors, counters.counter(Counter.SCHEDULER_ERRORS), agent);
+            }
             this.invoker = null;
             AgentRunner.startOnThread(runner, r -> {
                 Thread thread = new Thread(r, name);

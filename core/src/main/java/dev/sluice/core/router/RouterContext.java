@@ -10,6 +10,7 @@ import dev.sluice.core.host.BookingObserver;
 import dev.sluice.core.host.CompositeObserver;
 import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.scheduler.ClassifierHost;
+import dev.sluice.core.scheduler.CombiningScheduler;
 import dev.sluice.core.scheduler.GenerationTimers;
 import dev.sluice.core.scheduler.IngressProxy;
 import dev.sluice.core.scheduler.PeriodicTasks;
@@ -49,6 +50,7 @@ public final class RouterContext {
     private int maxDeferrals = 100_000;
     private int overloadStatus = OverloadStatus.DEFAULT;
     private IdleStrategy idleStrategy;
+    private boolean combine;
     private int eventsPerDutyCycle = 256;
     private SchedulerObserver observer = SchedulerObserver.NONE;
     private BookingObserver bookings = BookingObserver.NONE;
@@ -78,6 +80,7 @@ public final class RouterContext {
         copy.maxDeferrals = maxDeferrals;
         copy.overloadStatus = overloadStatus;
         copy.idleStrategy = idleStrategy;
+        copy.combine = combine;
         copy.eventsPerDutyCycle = eventsPerDutyCycle;
         copy.observer = observer;
         copy.bookings = bookings;
@@ -186,16 +189,26 @@ public final class RouterContext {
          */
         WAIT,
         /** Busy-spin always: no wake-up latency at any rate, and a whole core, even when idle. */
-        SPIN
+        SPIN,
+        /**
+         * Producers run the scheduler's duty cycle when it is idle: a producer that finds the scheduler idle runs
+         * the cycle on its own thread (its message and any others queued meanwhile), so an uncontended decision
+         * costs no wake-up; under contention messages batch on whichever thread holds the cycle, and the scheduler
+         * thread takes over past a few cycles and keeps timers running. Listeners and plugins are then called on that
+         * thread, one at a time, not always on the scheduler thread.
+         */
+        COMBINE
     }
 
     /**
-     * How the scheduler thread waits for work: {@link SchedulerIdle#WAIT} (the default) or {@link SchedulerIdle#SPIN}
-     * for a core set aside for the scheduler. Replaces a strategy given to {@link #idleStrategy(IdleStrategy)}.
+     * How the scheduler thread waits for work: {@link SchedulerIdle#WAIT} (the default), {@link SchedulerIdle#SPIN}
+     * for a core set aside for the scheduler, or {@link SchedulerIdle#COMBINE} (producers run an idle scheduler's
+     * cycle). Replaces a strategy given to {@link #idleStrategy(IdleStrategy)}.
      */
     public RouterContext schedulerIdle(SchedulerIdle mode) {
         this.idleStrategy = Objects.requireNonNull(mode, "schedulerIdle") == SchedulerIdle.SPIN
             ? new BusySpinIdleStrategy() : null;
+        this.combine = mode == SchedulerIdle.COMBINE;
         return this;
     }
 
@@ -206,6 +219,7 @@ public final class RouterContext {
      */
     public RouterContext idleStrategy(IdleStrategy strategy) {
         this.idleStrategy = Objects.requireNonNull(strategy, "idleStrategy");
+        this.combine = false;
         return this;
     }
 
@@ -322,8 +336,12 @@ public final class RouterContext {
         }
         concluded = true;
         WakeableIdleStrategy wakeable = new WakeableIdleStrategy(WakeableIdleStrategy.DEFAULT_MAX_PARK_NS);
-        IngressProxy ingress = new IngressProxy(ringSize, wakeable);
-        RouterSignals signals = new RouterSignals(wakeable::wake);
+        // Combining needs a scheduler thread to hand back to; a stepped router runs every cycle on its caller anyway.
+        CombiningScheduler combining = ownThread && combine
+            ? new CombiningScheduler(WakeableIdleStrategy.DEFAULT_MAX_PARK_NS) : null;
+        IngressProxy ingress = combining != null ? new IngressProxy(ringSize, combining::afterPublish)
+            : new IngressProxy(ringSize, wakeable);
+        RouterSignals signals = new RouterSignals(combining != null ? combining::wakeScheduler : wakeable::wake);
         RouterCounters counters = new RouterCounters(model);
         WorkerTable workers = new WorkerTable(blockSize, Objects.requireNonNull(workerSelector.create(
             new WorkerSelectorContext(model, blockSize, new SplittableRandom(randomSeed))),
@@ -333,8 +351,8 @@ public final class RouterContext {
             ? new PluginCallGuard(classificationTimeoutNs) : null;
         ClassifierHost classifier = classifierHost(classifierFactory, model, blockSize, clock, workers, periodic,
             guard, counters);
-        return new SchedulerParts(model, clock, profile, ingress, signals, wakeable, counters, workers, periodic,
-            classifier, guard, CompositeObserver.guarding(observer),
+        return new SchedulerParts(model, clock, profile, ingress, signals, wakeable, combining, counters, workers,
+            periodic, classifier, guard, CompositeObserver.guarding(observer),
             maxLiveRequests, maxDeferrals, eventsPerDutyCycle, classificationTimeoutNs);
     }
 

@@ -28,7 +28,7 @@ import org.agrona.BitUtil;
 public final class IngressProxy {
     private final RingBuffer<IngressEvent> ring;
     private final int arrivalReserve;
-    private final WakeableIdleStrategy scheduler;
+    private final Runnable published;
     private volatile boolean closed;
 
     /**
@@ -37,12 +37,20 @@ public final class IngressProxy {
      * @param scheduler woken after each publish, so an idle scheduler takes the message at once.
      */
     public IngressProxy(int slots, WakeableIdleStrategy scheduler) {
+        this(slots, scheduler::wake);
+    }
+
+    /**
+     * @param slots     as above.
+     * @param published run after each publish, on the producer's thread (wakes or runs the scheduler).
+     */
+    public IngressProxy(int slots, Runnable published) {
         if (!BitUtil.isPowerOfTwo(slots) || slots < 16) {
             throw new IllegalArgumentException("ringSize must be a power of two >= 16, was " + slots);
         }
         this.ring = RingBuffer.createMultiProducer(IngressEvent::new, slots, new BusySpinWaitStrategy());
         this.arrivalReserve = slots / 4;
-        this.scheduler = scheduler;
+        this.published = published;
     }
 
     RingBuffer<IngressEvent> ring() {
@@ -65,7 +73,7 @@ public final class IngressProxy {
         } finally {
             ring.publish(sequence);
         }
-        scheduler.wake();
+        published.run();
         return true;
     }
 
@@ -175,6 +183,6 @@ public final class IngressProxy {
         } finally {
             ring.publish(sequence);
         }
-        scheduler.wake();
+        published.run();
     }
 }

@@ -8,7 +8,6 @@ import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.queue.PolicyQueues;
 import java.util.OptionalLong;
-import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * <p>Run by an Agrona {@code AgentRunner} on its own platform thread, or stepped by an {@code AgentInvoker} in tests
  * and replays. Not thread-safe, except {@link #hasPendingWork()}.
  */
-public final class SchedulerAgent implements Agent {
+public final class SchedulerAgent implements CombiningScheduler.Scheduled {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerAgent.class);
 
     private final String name;
@@ -164,6 +163,7 @@ public final class SchedulerAgent implements Agent {
     }
 
     /** True when the ring or the inbox holds work the scheduler has not taken yet (any thread). */
+    @Override
     public boolean hasPendingWork() {
         return ingress.hasPending(poller.getSequence().get()) || !signals.isEmpty();
     }

@@ -17,6 +17,8 @@ import org.agrona.concurrent.NanoClock;
  * @param ingress                 the ingress ring's publishing side.
  * @param signals                 the inbox of continuation results and wake-ups.
  * @param wakeable                the default idle strategy, woken by producers (also used when another runs).
+ * @param combining               the role the scheduler thread shares with producers ({@code combine}), or
+ *                                {@code null}.
  * @param counters                the router's counters.
  * @param workers                 the worker table with the model's worker selector.
  * @param periodic                the classifier's periodic tasks.
@@ -29,7 +31,8 @@ import org.agrona.concurrent.NanoClock;
  * @param classificationTimeoutNs how long one classification may take, or 0 for no limit.
  */
 public record SchedulerParts(String model, NanoClock clock, PolicyProfile profile, IngressProxy ingress,
-                             RouterSignals signals, WakeableIdleStrategy wakeable, RouterCounters counters,
+                             RouterSignals signals, WakeableIdleStrategy wakeable, CombiningScheduler combining,
+                             RouterCounters counters,
                              WorkerTable workers, PeriodicTasks periodic, ClassifierHost classifier,
                              PluginCallGuard guard, SchedulerObserver observer, int maxLiveRequests,
                              int maxDeferrals, int eventsPerDutyCycle, long classificationTimeoutNs) {

@@ -49,8 +49,10 @@ public final class SchedulerWatchdog implements AutoCloseable {
 
     /** Scheduler thread: a duty cycle starts now (real time: the watchdog judges wall-clock stalls). */
     void cycleStarted() {
-        if (scheduler == null) {
-            scheduler = Thread.currentThread();
+        // The thread running the cycle: with the combining mode a producer may run it.
+        Thread current = Thread.currentThread();
+        if (scheduler != current) {
+            scheduler = current;
         }
         cycleStart = clock.nanoTime();
     }

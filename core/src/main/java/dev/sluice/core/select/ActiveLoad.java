@@ -2,24 +2,24 @@ package dev.sluice.core.select;
 
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.kv.BlockHasher;
-import org.agrona.collections.Long2LongCounterMap;
 
 /**
  * The router's own load estimate for one worker rank (dynamo-mocker.md §7.3): prefill tokens of booked requests
  * that have not produced a first token, and the distinct blocks of every booked request, refcounted so that a
- * prefix shared by several requests counts once. Read through {@link ActiveSequences}; a router may keep a
+ * prefix shared by several requests counts once (the refcounts live in the {@link BookedBlocks} shared by every load
+ * of one {@link ActiveSequences}, one lookup per block). Read through {@link ActiveSequences}; a router may keep a
  * reference per worker to skip the lookup. Changed only by {@link ActiveSequences}.
  *
  * <p>Owned by the scheduler thread; not thread-safe.
  */
 public final class ActiveLoad {
     private final WorkerWithDpRank worker;
-    private final Long2LongCounterMap blocks = new Long2LongCounterMap(0L);
     private final BookedBlocks booked;
     /** This load's bit in {@link #booked}; -1 once {@link #detach}ed (its rank left the fleet). */
     private int slot;
     private long prefillTokens;
     private int requests;
+    private int distinctBlocks;
 
     ActiveLoad(WorkerWithDpRank worker, BookedBlocks booked) {
         this.worker = worker;
@@ -38,7 +38,7 @@ public final class ActiveLoad {
 
     /** Distinct blocks of the requests booked here. */
     public long activeBlocks() {
-        return blocks.size();
+        return distinctBlocks;
     }
 
     /** Requests booked here and not yet freed. */
@@ -62,12 +62,15 @@ public final class ActiveLoad {
      * shared prefix of a request, so the previous candidate's answer is a good guess; any guess gives the same result.
      */
     public int newBlocks(long[] sequenceHashes, int count, int heldGuess) {
-        boolean guessHeld = heldGuess > 0 && heldGuess <= count && blocks.containsKey(sequenceHashes[heldGuess - 1]);
-        if (guessHeld && (heldGuess == count || !blocks.containsKey(sequenceHashes[heldGuess]))) {
+        if (slot < 0) {
+            return count;
+        }
+        boolean guessHeld = heldGuess > 0 && heldGuess <= count && holds(sequenceHashes[heldGuess - 1]);
+        if (guessHeld && (heldGuess == count || !holds(sequenceHashes[heldGuess]))) {
             // Holding block guess-1 means holding every block before it (a chain): two lookups settle it.
             return count - heldGuess;
         }
-        if (count == 0 || (!guessHeld && !blocks.containsKey(sequenceHashes[0]))) {
+        if (count == 0 || (!guessHeld && !holds(sequenceHashes[0]))) {
             // Most ranks share no prefix with a given request: one lookup settles them.
             return count;
         }
@@ -75,7 +78,7 @@ public final class ActiveLoad {
         int high = count;
         while (low < high) {
             int mid = (low + high) >>> 1;
-            if (blocks.containsKey(sequenceHashes[mid])) {
+            if (holds(sequenceHashes[mid])) {
                 low = mid + 1;
             } else {
                 high = mid;
@@ -93,9 +96,11 @@ public final class ActiveLoad {
     }
 
     void add(long[] sequenceHashes, int count, long tokens) {
-        for (int i = 0; i < count; i++) {
-            if (blocks.incrementAndGet(sequenceHashes[i]) == 1 && slot >= 0) {
-                booked.hold(sequenceHashes[i], slot);
+        if (slot >= 0) {
+            for (int i = 0; i < count; i++) {
+                if (booked.hold(sequenceHashes[i], slot)) {
+                    distinctBlocks++;
+                }
             }
         }
         prefillTokens += tokens;
@@ -107,28 +112,35 @@ public final class ActiveLoad {
     }
 
     void free(long[] sequenceHashes, int count) {
-        for (int i = 0; i < count; i++) {
-            // The counter map drops a key whose count returns to 0, so the size stays the distinct count.
-            if (blocks.decrementAndGet(sequenceHashes[i]) == 0 && slot >= 0) {
-                booked.release(sequenceHashes[i], slot);
+        if (slot >= 0) {
+            for (int i = 0; i < count; i++) {
+                if (booked.release(sequenceHashes[i], slot)) {
+                    distinctBlocks--;
+                }
             }
         }
         requests--;
     }
 
-    /** Leaves the shared index of booked blocks (the rank left); later frees only update this load's own counts. */
+    /**
+     * Leaves the shared index of booked blocks (the rank left): its blocks are released and count 0 from now on;
+     * later bookings and frees only update its prefill tokens and requests.
+     */
     void detach() {
         if (slot < 0) {
             return;
         }
-        int leaving = slot;
-        blocks.forEach((hash, refs) -> booked.release(hash, leaving));
-        booked.freeSlot(leaving);
+        booked.freeSlot(slot);
         slot = -1;
+        distinctBlocks = 0;
+    }
+
+    private boolean holds(long sequenceHash) {
+        return booked.holds(sequenceHash, slot);
     }
 
     @Override
     public String toString() {
-        return worker + " prefill=" + prefillTokens + " blocks=" + blocks.size() + " requests=" + requests;
+        return worker + " prefill=" + prefillTokens + " blocks=" + distinctBlocks + " requests=" + requests;
     }
 }

@@ -152,6 +152,11 @@ public final class ActiveSequences {
         booked.match(sequenceHashes, count);
     }
 
+    /** The shared index of booked blocks (for tests). */
+    BookedBlocks booked() {
+        return booked;
+    }
+
     /** Requests booked and not yet freed, over all ranks. */
     public int size() {
         return bookings.size();

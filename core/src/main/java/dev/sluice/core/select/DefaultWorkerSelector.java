@@ -2,7 +2,6 @@ package dev.sluice.core.select;
 
 import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.api.SelectionInputs;
-import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.spi.RouterPluginRegistry;
 import dev.sluice.core.spi.WorkerSelector;
 import dev.sluice.core.spi.WorkerSelectorFactory;
@@ -19,8 +18,9 @@ import java.util.random.RandomGenerator;
  *   cost                     = overlap_score_weight * prefill_blocks + decode_blocks
  * </pre>
  * A hard pin selects the pinned candidate (or none). A soft target that is a candidate is chosen outright.
- * Otherwise, at {@code router_temperature} 0 the cheapest candidate wins and ties go to the lower worker id, then
- * the lower rank: deterministic, where Dynamo breaks ties uniformly at random, so that placements are reproducible.
+ * Otherwise, at {@code router_temperature} 0 the cheapest candidate wins and ties go to the first of them, which
+ * is the lower worker id, then the lower rank, as candidates come in worker order ({@link SelectionInputs}):
+ * deterministic, where Dynamo breaks ties uniformly at random, so that placements are reproducible.
  * Above 0 a candidate is drawn with {@code p ∝ exp(-(c - c_min) / ((c_max - c_min) * T))} from the context's random
  * generator (uniform when all costs are equal).
  *
@@ -83,7 +83,8 @@ public final class DefaultWorkerSelector implements WorkerSelector {
         for (int i = 0; i < count; i++) {
             double cost = cost(inputs, i);
             costs[i] = cost;
-            if (cost < min || (cost == min && before(inputs.worker(i), inputs.worker(best)))) {
+            // Strictly cheaper only: of equal costs the first candidate (in worker order) stays best.
+            if (cost < min) {
                 min = cost;
                 best = i;
             }
@@ -116,9 +117,5 @@ public final class DefaultWorkerSelector implements WorkerSelector {
         }
         // Rounding left a sliver past the last weight; the last candidate owns it.
         return count - 1;
-    }
-
-    private static boolean before(WorkerWithDpRank a, WorkerWithDpRank b) {
-        return a.workerId() < b.workerId() || (a.workerId() == b.workerId() && a.dpRank() < b.dpRank());
     }
 }

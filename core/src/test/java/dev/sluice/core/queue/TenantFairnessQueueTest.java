@@ -93,11 +93,28 @@ class TenantFairnessQueueTest {
         for (int i = 0; i < 5; i++) {
             assertEquals("busy" + i, poll(q, free));
         }
-        // "idle" never queued while busy was served 500 tokens; it comes in level with busy, not 500 behind.
+        // "idle" never queued while busy was served 500 tokens; it comes in level with busy, not 500 behind, and
+        // wins the tie with nothing in service (busy has five), although busy's head is older.
         q.enqueue(req("idle0", 0).tenant("idle").tokens(100, 0).at(50).build(), 1, free);
         q.enqueue(req("idle1", 0).tenant("idle").tokens(100, 0).at(51).build(), 1, free);
         assertEquals(500, q.tenantCounter(0, "idle"), 1e-9);
-        assertEquals(List.of("busy5", "idle0", "busy6", "idle1", "busy7", "busy8", "busy9"), drain(q, free));
+        assertEquals(List.of("idle0", "busy5", "idle1", "busy6", "busy7", "busy8", "busy9"), drain(q, free));
+    }
+
+    @Test
+    void shouldBreakATieBetweenEqualCountersByTheRequestsInServiceThenByTheOlderHead() {
+        PolicyQueues q = vtc(weights(1.0, 0.0, 1.0, 16, Map.of()));
+        QueueEntry a0 = req("a0", 0).tenant("a").tokens(100, 0).at(0).build();
+        q.enqueue(a0, 1, free);
+        q.enqueue(req("b0", 0).tenant("b").tokens(100, 0).at(1).build(), 1, free);
+        assertEquals("a0", poll(q, free), "level and nothing in service: the older head");
+        assertEquals("b0", poll(q, free));
+        q.enqueue(req("b1", 0).tenant("b").tokens(100, 0).at(2).build(), 1, free);
+        q.enqueue(req("a1", 0).tenant("a").tokens(100, 0).at(3).build(), 1, free);
+        // Level at 100, b's head older; a0's end (no output, so no charge) leaves a with none in service.
+        q.serviceEnded(a0, 0);
+        assertEquals("a1", poll(q, free), "a has none in service, b has b0");
+        assertEquals("b1", poll(q, free));
     }
 
     @Test

@@ -54,10 +54,10 @@ class TenantFairnessReplayTest {
     @Test
     void shouldInterleaveALightTenantIntoAHeavyBacklogAndReplayIt() throws Exception {
         Path journal = dir.resolve("vtc");
-        // h0 was charged its prompt when it went; light comes in lifted level with heavy, so the tie goes to the
-        // older head, h1 (dispatched at h0's first token). Then h0's long output (charged at completion, output
-        // weight 2) puts heavy behind, and light's backlog goes before heavy's.
-        assertEquals(List.of("h0", "h1", "l0", "l1", "h2", "h3", "h4"), run("vtc", journal));
+        // h0 was charged its prompt when it went; light comes in lifted level with heavy, and wins the tie with
+        // nothing in service (heavy has h0), so l0 goes at h0's first token. Then h0's long output (charged at
+        // completion, output weight 2) puts heavy behind, and light's backlog goes before heavy's.
+        assertEquals(List.of("h0", "l0", "l1", "h1", "h2", "h3", "h4"), run("vtc", journal));
         JournalRun recorded = JournalRun.read(journal, null).get(0);
         DecisionComparison.Result result = ReplayVerifier.verify(recorded);
         assertEquals(List.of(), result.differences());

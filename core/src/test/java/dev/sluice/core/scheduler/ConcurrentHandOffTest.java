@@ -10,6 +10,8 @@ import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.host.RequestView;
+import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.core.router.RouterStatistics;
@@ -27,7 +29,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Cross-thread hand-offs under contention, on a router running its own scheduler thread: many producers on the
  * ingress ring, lifecycle reports from the threads that got the dispatch, and continuations completing on many
- * virtual threads into the inbox. Nothing may be lost or doubled.
+ * virtual threads into the inbox. Nothing may be lost or doubled. Run with the default idle strategy and with the
+ * combining one, where producers run the duty cycle themselves: there an observer also checks that no two threads
+ * are ever inside the scheduler at once and that a plain counter it keeps loses no update (each owner sees the last
+ * one's writes).
  */
 class ConcurrentHandOffTest {
     private static final int PRODUCERS = 4;
@@ -65,12 +70,52 @@ class ConcurrentHandOffTest {
         }
     }
 
+    /** Flags two threads inside the scheduler's callbacks at once; counts arrivals in a plain field. */
+    static final class SingleWriterObserver implements SchedulerObserver {
+        final AtomicInteger inside = new AtomicInteger();
+        final AtomicInteger overlaps = new AtomicInteger();
+        final java.util.Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        int arrived;
+        int dispatched;
+
+        @Override
+        public void onArrived(long nowNs, RequestView request) {
+            enter();
+            arrived++;
+            exit();
+        }
+
+        @Override
+        public void onDispatched(long nowNs, RequestView request, WorkerWithDpRank worker) {
+            enter();
+            dispatched++;
+            exit();
+        }
+
+        private void enter() {
+            if (inside.getAndIncrement() != 0) {
+                overlaps.incrementAndGet();
+            }
+            threads.add(Thread.currentThread());
+        }
+
+        private void exit() {
+            inside.decrementAndGet();
+        }
+    }
+
     private static void runLoad(boolean defer) throws Exception {
+        runLoad(defer, RouterContext.SchedulerIdle.WAIT);
+    }
+
+    private static void runLoad(boolean defer, RouterContext.SchedulerIdle idle) throws Exception {
         TerminalCounter classifier = new TerminalCounter(defer);
+        SingleWriterObserver observer = new SingleWriterObserver();
         AtomicInteger dispatched = new AtomicInteger();
         AtomicInteger rejected = new AtomicInteger();
         CountDownLatch outcomes = new CountDownLatch(PRODUCERS * PER_PRODUCER);
-        RouterContext context = new RouterContext().classifierFactory(c -> classifier).ringSize(1 << 12);
+        RouterContext context = new RouterContext().classifierFactory(c -> classifier).ringSize(1 << 12)
+            .schedulerIdle(idle).observer(observer);
         try (ModelRouter router = ModelRouter.start(context);
              ExecutorService producers = Executors.newFixedThreadPool(PRODUCERS)) {
             router.workerJoined(WorkerWithDpRank.of(1), 8192, OptionalLong.empty());
@@ -121,6 +166,12 @@ class ConcurrentHandOffTest {
             assertEquals(dispatched.get(), stats.completed());
             assertEquals(stats.arrived(), classifier.terminals.size());
             assertEquals(List.of(), classifier.violations);
+            assertEquals(0, observer.overlaps.get(), "two threads in the scheduler at once");
+            assertEquals(stats.arrived(), observer.arrived, "an arrival counted by one owner was lost by the next");
+            assertEquals(dispatched.get(), observer.dispatched);
+            if (idle == RouterContext.SchedulerIdle.COMBINE) {
+                assertTrue(observer.threads.size() > 1, "producers ran the cycle: " + observer.threads);
+            }
         }
     }
 
@@ -132,5 +183,15 @@ class ConcurrentHandOffTest {
     @Test
     void shouldHandBackEveryContinuationResultFromManyVirtualThreads() throws Exception {
         runLoad(true);
+    }
+
+    @Test
+    void shouldGiveEverySubmitExactlyOneOutcomeWhenProducersRunTheCycle() throws Exception {
+        runLoad(false, RouterContext.SchedulerIdle.COMBINE);
+    }
+
+    @Test
+    void shouldHandBackEveryContinuationResultWhenProducersRunTheCycle() throws Exception {
+        runLoad(true, RouterContext.SchedulerIdle.COMBINE);
     }
 }

@@ -73,7 +73,7 @@ class IngressFailureTest {
             .create(new WorkerSelectorContext("m", 16, new SplittableRandom(1))));
         SchedulerParts parts = new SchedulerParts("m", TestClocks.started(),
             PolicyProfile.synthetic(OptionalDouble.empty(), QueuePolicy.FCFS), ingress,
-            new RouterSignals(wakeable::wake), wakeable, counters, workers, new PeriodicTasks(),
+            new RouterSignals(wakeable::wake), wakeable, null, counters, workers, new PeriodicTasks(),
             new ClassifierHost(classifier, null, counters), null, SchedulerObserver.NONE, 64, 16, 64, 0);
         SchedulerAgent agent = new SchedulerAgent(parts, null);
         RecordingListener listener = new RecordingListener();

@@ -118,6 +118,24 @@ class PreemptionTest {
     }
 
     @Test
+    void shouldPreemptForTheHeadOfATenantFairClass() throws Exception {
+        // A tenant-fair class keeps its shared entries in per-tenant lanes: its head is the least-charged tenant's.
+        PolicyProfile fair = RouterPolicyLoader.parse(POLICY.replace("preemption_priority: 10}",
+            "preemption_priority: 10, tenant_fairness: vtc}"), "<inline>").root().orElseThrow();
+        Host host = new Host();
+        try (SteppedRouter r = new SteppedRouter(new RecordingClassifier(), new RouterContext().profile(fair))
+            .worker(1, 1000)) {
+            long low = submit(r, host, "low", "bulk");
+            long high = r.router.submit(AdmissionRequest.builder("high").inputTokens(100).policyClass("interactive")
+                .tenant("a").build(), host);
+            r.step();
+            assertEquals("preempted", host.preempted.get(low).reason());
+            assertTrue(host.dispatched.containsKey(high), "the tenant's head takes the freed worker");
+            assertEquals(1, r.router.stats().preempted());
+        }
+    }
+
+    @Test
     void shouldNeverPreemptARequestThatHasResponded() throws Exception {
         Host host = new Host();
         try (SteppedRouter r = router(new RecordingClassifier())) {

@@ -2,17 +2,21 @@ package dev.sluice.core.select;
 
 import static dev.sluice.core.select.KvFixtures.sequence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.WorkerWithDpRank;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The one-walk match of booked blocks ({@link ActiveSequences#matchBooked}) against the per-rank computation it
- * replaces ({@link ActiveLoad#newBlocks}): random prefix trees, bookings, frees and ranks leaving and rejoining, over
- * more than 64 ranks so that the bit sets span several words.
+ * The bisected match of booked blocks ({@link ActiveSequences#matchBooked}) against the per-rank computation it
+ * replaces ({@link ActiveLoad#newBlocks}) and both against a model kept here (each rank's refcount per block, in a
+ * plain map): random prefix trees, bookings, frees and ranks leaving and rejoining, over more than 64 ranks so that
+ * the bit sets span several words.
  */
 class BookedBlocksTest {
     private static final int RANKS = 150;
@@ -31,22 +35,41 @@ class BookedBlocksTest {
                 ranks[w] = new WorkerWithDpRank(w / 2, w % 2);
             }
             List<Long> live = new ArrayList<>();
+            Map<Long, long[]> chains = new HashMap<>();
+            Map<Long, Map<Long, Integer>> bookedIn = new HashMap<>();
+            List<Map<Long, Integer>> model = new ArrayList<>();
+            for (int w = 0; w < RANKS; w++) {
+                model.add(new HashMap<>());
+            }
             long nextKey = 0;
             for (int step = 0; step < 600; step++) {
                 int action = random.nextInt(10);
                 if (action < 6) {
-                    WorkerWithDpRank rank = ranks[random.nextInt(1 + random.nextInt(RANKS))];
+                    int rank = random.nextInt(1 + random.nextInt(RANKS));
                     long[] chain = sequence(request(prefixes, random));
-                    active.add(nextKey, rank, chain, random.nextInt(100));
+                    active.add(nextKey, ranks[rank], chain, random.nextInt(100));
+                    chains.put(nextKey, chain);
+                    bookedIn.put(nextKey, model.get(rank));
+                    for (long block : chain) {
+                        model.get(rank).merge(block, 1, Integer::sum);
+                    }
                     live.add(nextKey++);
                 } else if (action < 9 && !live.isEmpty()) {
-                    active.free(live.remove(random.nextInt(live.size())));
+                    long key = live.remove(random.nextInt(live.size()));
+                    active.free(key);
+                    for (long block : chains.get(key)) {
+                        bookedIn.get(key).merge(block, -1, (a, b) -> a + b == 0 ? null : a + b);
+                    }
                 } else if (action == 9) {
-                    active.removeWorker(ranks[random.nextInt(RANKS)]);
+                    int rank = random.nextInt(RANKS);
+                    active.removeWorker(ranks[rank]);
+                    model.set(rank, new HashMap<>());
                 }
                 if (step % 20 == 0) {
-                    assertSameAsPerRank(active, ranks, sequence(request(prefixes, random)), "round " + round
-                        + ", step " + step);
+                    String where = "round " + round + ", step " + step;
+                    long[] request = sequence(request(prefixes, random));
+                    assertSameAsPerRank(active, ranks, request, where);
+                    assertSameAsModel(active, ranks, model, request, where);
                 }
             }
             for (long key : live) {
@@ -71,6 +94,46 @@ class BookedBlocksTest {
         active.free(1);
         active.matchBooked(chain, chain.length);
         assertEquals(3, load.newBlocksOfMatched(3));
+    }
+
+    @Test
+    void shouldSweepBlocksNoLoadHoldsAndKeepMatching() {
+        SplittableRandom random = new SplittableRandom(5);
+        ActiveSequences active = new ActiveSequences();
+        long[] kept = sequence(randomBlocks(random, 8));
+        active.add(0, KvFixtures.W1, kept, 0);
+        for (long key = 1; key <= 5000; key++) {
+            long[] chain = sequence(randomBlocks(random, 4));
+            active.add(key, KvFixtures.W2, chain, 0);
+            active.free(key);
+            assertEquals(kept.length, active.booked().blockCount(), "after request " + key);
+        }
+        assertTrue(active.booked().records() < 3000, active.booked().records() + " records left");
+        ActiveLoad w1 = active.loadOrCreate(KvFixtures.W1);
+        ActiveLoad w2 = active.loadOrCreate(KvFixtures.W2);
+        assertEquals(0, w2.activeBlocks());
+        active.matchBooked(kept, kept.length);
+        assertEquals(0, w1.newBlocksOfMatched(kept.length));
+        assertEquals(kept.length, w2.newBlocksOfMatched(kept.length));
+        active.add(9000, KvFixtures.W2, kept, 0);
+        active.matchBooked(kept, kept.length);
+        assertEquals(0, w2.newBlocksOfMatched(kept.length));
+        assertEquals(kept.length, w2.activeBlocks());
+    }
+
+    private static void assertSameAsModel(ActiveSequences active, WorkerWithDpRank[] ranks,
+                                          List<Map<Long, Integer>> model, long[] request, String where) {
+        active.matchBooked(request, request.length);
+        for (int w = 0; w < ranks.length; w++) {
+            Map<Long, Integer> refs = model.get(w);
+            int held = 0;
+            while (held < request.length && refs.containsKey(request[held])) {
+                held++;
+            }
+            ActiveLoad load = active.loadOrCreate(ranks[w]);
+            assertEquals(refs.size(), load.activeBlocks(), where + ", distinct blocks of " + ranks[w]);
+            assertEquals(request.length - held, load.newBlocksOfMatched(request.length), where + ", " + ranks[w]);
+        }
     }
 
     private static void assertSameAsPerRank(ActiveSequences active, WorkerWithDpRank[] ranks, long[] request,

@@ -60,14 +60,15 @@ class DefaultWorkerSelectorTest {
     @Test
     void shouldBreakTiesByWorkerIdThenRank() {
         inputs.reset(32, 2, null, null);
-        inputs.add(new WorkerWithDpRank(7, 0), 0, 2);
-        inputs.add(new WorkerWithDpRank(3, 1), 0, 2);
+        // Candidates come in worker order; the cheaper ones tie behind a dearer first candidate.
+        inputs.add(new WorkerWithDpRank(2, 0), 0, 3);
         inputs.add(new WorkerWithDpRank(3, 0), 0, 2);
+        inputs.add(new WorkerWithDpRank(3, 1), 0, 2);
         inputs.add(new WorkerWithDpRank(5, 0), 0, 2);
 
         DefaultWorkerSelector selector = selector(1.0, 0, 1);
         for (int i = 0; i < 5; i++) {
-            assertEquals(2, selector.select(inputs));
+            assertEquals(1, selector.select(inputs));
         }
     }
 

@@ -29,6 +29,9 @@ import java.util.OptionalDouble;
  *   <li><b>light-load</b>: light tenants 10 % each, heavy 100 %. Target with VTC: a light tenant's queue-wait p99
  *       within twice what it is in <b>no-heavy</b> (the light tenants alone at the same load).</li>
  * </ol>
+ * Alone the light tenants never queue, so with the heavy tenant saturating the fleet a light request waits at least
+ * for the next free slot (the next dispatch of any request), which no order of the queue removes; each row shows
+ * that wait's p99, and a further check bounds a light tenant's queue-wait p99 by twice its own.
  * Stateless.
  */
 public final class FairnessExperiment {
@@ -87,16 +90,24 @@ public final class FairnessExperiment {
                 "; worst %.1f %% off", 100 * worst)));
         double worstWait = 0;
         double worstTtft = 0;
+        double worstBeyondSlot = 0;
+        double slot = 0;
         for (FairnessReport.Row r : rows) {
             if (r.run().equals("light-load") && r.fairness().equals("vtc") && !r.tenant().equals(HEAVY)) {
                 FairnessReport.Row alone = find(rows, "no-heavy", r.tenant());
                 worstWait = Math.max(worstWait, r.waitP99Ms() / Math.max(alone.waitP99Ms(), 1.0));
                 worstTtft = Math.max(worstTtft, r.ttftP99Ms() / Math.max(alone.ttftP99Ms(), 1.0));
+                worstBeyondSlot = Math.max(worstBeyondSlot, r.waitP99Ms() / Math.max(r.slotP99Ms(), 1.0));
+                slot = Math.max(slot, r.slotP99Ms());
             }
         }
         checks.add(new FairnessReport.Check("light-load, vtc: light tenants' queue-wait p99 within 2x of no-heavy"
-            + " (floor 1 ms)", worstWait <= WAIT_FACTOR, String.format(Locale.ROOT, "worst ratio %.2f",
-            worstWait)));
+            + " (floor 1 ms)", worstWait <= WAIT_FACTOR, String.format(Locale.ROOT, "worst ratio %.2f; alone they"
+            + " never queue, and with the heavy tenant saturating the fleet their p99 wait for the next free slot is"
+            + " up to %.1f ms", worstWait, slot)));
+        checks.add(new FairnessReport.Check("light-load, vtc: light tenants' queue-wait p99 within 2x of their"
+            + " wait for the next free slot", worstBeyondSlot <= WAIT_FACTOR, String.format(Locale.ROOT,
+            "worst ratio %.2f", worstBeyondSlot)));
         checks.add(new FairnessReport.Check("light-load, vtc: light tenants' TTFT p99 within 2x of no-heavy",
             worstTtft <= WAIT_FACTOR, String.format(Locale.ROOT, "worst ratio %.2f", worstTtft)));
         return checks;
@@ -112,7 +123,7 @@ public final class FairnessExperiment {
     }
 
     /** Completions per second of the class overloaded (rate doubled until the fleet falls behind). */
-    private static double capacity(Settings s) {
+    static double capacity(Settings s) {
         long warmup = s.windowNs() / 4;
         double seconds = (s.windowNs() - warmup) / 1e9;
         double rate = 25.0 * s.workers();
@@ -155,7 +166,7 @@ public final class FairnessExperiment {
             }
             rows.add(new FairnessReport.Row(run, fairness, TENANTS.get(t), offered[t], o.servedTokens[t],
                 total == 0 ? 0 : (double) o.servedTokens[t] / total, o.waitMs(t, 50), o.waitMs(t, 99),
-                o.ttftMs(t, 99)));
+                o.slotMs(t, 99), o.ttftMs(t, 99)));
         }
         return rows;
     }

@@ -1,8 +1,10 @@
 package dev.sluice.perf.experiment;
 
 import dev.sluice.core.api.WorkerWithDpRank;
+import dev.sluice.core.config.PolicyClassSpec;
 import dev.sluice.core.host.RequestView;
 import dev.sluice.core.host.SchedulerObserver;
+import java.util.ArrayDeque;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.agrona.collections.Long2LongHashMap;
@@ -10,8 +12,10 @@ import org.agrona.collections.Long2LongHashMap;
 /**
  * Per tenant, from the router's own decisions: the queue wait (enqueue to dispatch) of each request dispatched within
  * the service window, in a histogram (µs of virtual time), and the tokens served to those requests (the prompt, plus
- * the generated tokens once it completes), and their time to first token. A measuring instrument, not a production
- * observer. Called on the simulation thread (the router is a manual one); not thread-safe.
+ * the generated tokens once it completes), and their time to first token; and the wait of each request enqueued in the
+ * window for the next free slot: enqueue to the first dispatch of any request at or after it, which a request pays in
+ * any work-conserving queue however it is ordered. A measuring instrument, not a production observer. Called on the
+ * simulation thread (the router is a manual one); not thread-safe.
  */
 final class FairnessObserver implements SchedulerObserver {
     private static final long MAX_US = 3_600_000_000L;
@@ -23,6 +27,9 @@ final class FairnessObserver implements SchedulerObserver {
     final Histogram[] waitUs;
     final Histogram[] ttftUs;
     final long[] servedTokens;
+    final Histogram[] slotUs;
+    /** Requests enqueued in the window and not yet followed by any dispatch: {enqueued at, tenant}. */
+    private final ArrayDeque<long[]> awaitingSlot = new ArrayDeque<>();
 
     FairnessObserver(List<String> tenants, long windowFromNs, long windowToNs) {
         this.tenants = List.copyOf(tenants);
@@ -30,15 +37,29 @@ final class FairnessObserver implements SchedulerObserver {
         this.windowToNs = windowToNs;
         this.waitUs = new Histogram[tenants.size()];
         this.ttftUs = new Histogram[tenants.size()];
+        this.slotUs = new Histogram[tenants.size()];
         for (int t = 0; t < tenants.size(); t++) {
             waitUs[t] = new Histogram(MAX_US, 3);
             ttftUs[t] = new Histogram(MAX_US, 3);
+            slotUs[t] = new Histogram(MAX_US, 3);
         }
         this.servedTokens = new long[tenants.size()];
     }
 
     @Override
+    public void onEnqueued(long nowNs, RequestView request, PolicyClassSpec policyClass) {
+        int t = tenants.indexOf(request.tenant());
+        if (t >= 0 && nowNs >= windowFromNs && nowNs < windowToNs) {
+            awaitingSlot.add(new long[] {nowNs, t});
+        }
+    }
+
+    @Override
     public void onDispatched(long nowNs, RequestView request, WorkerWithDpRank worker) {
+        while (!awaitingSlot.isEmpty() && awaitingSlot.peek()[0] <= nowNs) {
+            long[] a = awaitingSlot.poll();
+            slotUs[(int) a[1]].recordValue(Math.min(MAX_US, (nowNs - a[0]) / 1000));
+        }
         int t = tenants.indexOf(request.tenant());
         if (t < 0 || nowNs < windowFromNs || nowNs >= windowToNs) {
             return;
@@ -67,6 +88,11 @@ final class FairnessObserver implements SchedulerObserver {
     /** The queue-wait percentile of a tenant, in ms (0 with no dispatch). */
     double waitMs(int tenant, double percentile) {
         return ms(waitUs[tenant], percentile);
+    }
+
+    /** The percentile of a tenant's wait for the next dispatch of any request (the next free slot), in ms. */
+    double slotMs(int tenant, double percentile) {
+        return ms(slotUs[tenant], percentile);
     }
 
     /** The time-to-first-token percentile of a tenant (arrival to first token), in ms. */

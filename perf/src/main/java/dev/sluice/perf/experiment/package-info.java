@@ -7,7 +7,11 @@
  * {@link dev.sluice.perf.experiment.CodingAgentWorkload} programs at once in closed loop, a sweep over N) and
  * {@link dev.sluice.perf.experiment.SchedulingQualityExperiment} (DRR shares, deadline misses and goodput under a
  * load ramp, read from the router's decisions by
- * {@link dev.sluice.perf.experiment.QualityObserver}), with the workloads they generate and the tables they print.
+ * {@link dev.sluice.perf.experiment.QualityObserver}), {@link dev.sluice.perf.experiment.FairnessExperiment} (tenant
+ * fairness inside a class), {@link dev.sluice.perf.experiment.PreemptionExperiment} (preempting sheddable work) and
+ * {@link dev.sluice.perf.experiment.ReloadExperiment} (policy reloads under load; both read by
+ * {@link dev.sluice.perf.experiment.FlowObserver} into a {@link dev.sluice.perf.experiment.FlowReport}), with the
+ * workloads they generate and the tables they print.
  * {@link dev.sluice.perf.experiment.RemoteEnginesExperiment} is the exception: the HTTP demo's workload in real time
  * through a real frontend, on the embedded fleet and then on mock engines behind {@code --engine-url} with KV events
  * ({@code RemoteFleet}), comparing the engines' prefix-cache hit rates.

@@ -22,7 +22,8 @@ import java.util.Locale;
  *
  * <p>Usage: {@code LatencyHarness [--rates 50000,200000,500000] [--generators 2] [--jvm-warmup 3] [--warmup 2]
  * [--seconds 5] [--targets sluice,baseline] [--out perf/results/harness]}; {@code sluice-spin} is sluice with a
- * busy-spinning scheduler (a core of its own).
+ * busy-spinning scheduler (a core of its own), {@code sluice-combine} sluice whose idle scheduler's cycle runs on the
+ * submitting thread.
  */
 public final class LatencyHarness {
     private LatencyHarness() {

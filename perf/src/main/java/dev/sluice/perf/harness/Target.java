@@ -35,14 +35,16 @@ interface Target extends AutoCloseable {
 
     /**
      * Creates a fresh controller by name: {@code sluice} (the default idle strategy: spin briefly, then park until
-     * woken), {@code sluice-spin} (the scheduler busy-spins: a dedicated core, no wake-up latency) or
-     * {@code baseline}.
+     * woken), {@code sluice-spin} (the scheduler busy-spins: a dedicated core, no wake-up latency),
+     * {@code sluice-combine} (an idle scheduler's duty cycle runs on the submitting generator) or {@code baseline}.
      */
     static Target create(String name) {
         return switch (name) {
             case "sluice" -> new Sluice(new RouterContext().model("harness"));
             case "sluice-spin" -> new Sluice(new RouterContext().model("harness")
                 .schedulerIdle(RouterContext.SchedulerIdle.SPIN));
+            case "sluice-combine" -> new Sluice(new RouterContext().model("harness")
+                .schedulerIdle(RouterContext.SchedulerIdle.COMBINE));
             case "baseline" -> new Baseline();
             default -> throw new IllegalArgumentException("unknown target " + name);
         };

@@ -19,7 +19,8 @@ import picocli.CommandLine;
         + "(minutes in seconds, repeatable for a seed) and prints a comparison table; remote-engines runs in real "
         + "time over HTTP instead.",
     subcommands = {SimulateCommand.PrefixCache.class, AgentsCommand.class,
-        SimulateQualityCommand.class, SimulateFairnessCommand.class, RemoteEnginesCommand.class})
+        SimulateQualityCommand.class, SimulateFairnessCommand.class, SimulateFlowCommand.Preemption.class,
+        SimulateFlowCommand.Reload.class, RemoteEnginesCommand.class})
 final class SimulateCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -27,7 +28,7 @@ final class SimulateCommand implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(),
-            "a workload is required: prefix-cache, agents, quality or remote-engines");
+            "a workload is required: prefix-cache, agents, quality, fairness, preemption, reload or remote-engines");
     }
 
     /** Options both experiments share. */

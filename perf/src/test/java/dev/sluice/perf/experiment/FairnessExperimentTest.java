@@ -46,13 +46,24 @@ class FairnessExperimentTest {
     }
 
     @Test
+    void shouldHoldALightTenantWithVtcNoLongerThanTheWaitForTheNextFreeSlotAllowsWhileTheHeavyOneSaturates() {
+        for (String tenant : List.of("light-a", "light-b", "light-c")) {
+            FairnessReport.Row fair = row("light-load", "vtc", tenant);
+            assertEquals(0.0, row("no-heavy", "vtc", tenant).slotP99Ms(), 1e-9, "alone it never waits for a slot");
+            assertTrue(fair.slotP99Ms() > 0 && fair.slotP99Ms() <= fair.waitP99Ms(), fair.toString());
+            assertTrue(fair.waitP99Ms() <= 2 * fair.slotP99Ms(), fair.toString());
+        }
+        assertTrue(report.checks().get(2).held(), report.checks().toString());
+    }
+
+    @Test
     void shouldPrintOneJsonObjectPerTenantAndRun() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         report.printJson(new PrintStream(bytes, true, StandardCharsets.UTF_8));
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
         assertEquals(19, lines.size());
         for (String key : List.of("\"tenant\":", "\"fairness\":", "\"offered_tokens\":", "\"served_tokens\":",
-            "\"share\":", "\"wait_p50_ms\":", "\"wait_p99_ms\":")) {
+            "\"share\":", "\"wait_p50_ms\":", "\"wait_p99_ms\":", "\"next_slot_p99_ms\":")) {
             assertTrue(lines.get(0).contains(key), key + " in " + lines.get(0));
         }
     }

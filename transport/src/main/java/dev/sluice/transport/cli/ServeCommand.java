@@ -135,12 +135,14 @@ final class ServeCommand implements Callable<Integer> {
     Duration gracePeriod;
 
     /** How the scheduler thread waits for work. */
-    enum SchedulerIdle { WAIT, SPIN }
+    enum SchedulerIdle { WAIT, SPIN, COMBINE }
 
     @Option(names = "--scheduler-idle", defaultValue = "wait", paramLabel = "MODE",
         description = "How each model's scheduler thread waits for work: wait (spin 50 us, yield 200 us, then sleep "
             + "until woken; only a wake-up from sleep costs a few microseconds, an idle model no CPU) or spin "
-            + "(busy-spin: the lowest latency, and a whole core per model, even when idle). Default: ${DEFAULT-VALUE}.")
+            + "(busy-spin: the lowest latency, and a whole core per model, even when idle) or combine (an idle "
+            + "scheduler's cycle runs on the submitting thread: no wake-up, no idle CPU; listeners then run on that "
+            + "thread). Default: ${DEFAULT-VALUE}.")
     SchedulerIdle schedulerIdle;
 
     @Option(names = "--watch-config",
@@ -237,8 +239,8 @@ final class ServeCommand implements Callable<Integer> {
         QueuePolicy queuePolicy = policyOptions.queuePolicy;
         RouterContext router = FrontendAssembly.router(policy, name, threshold, queuePolicy, routerMode, null,
             policyOptions.classificationTimeout(spec.commandLine()));
-        router.schedulerIdle(schedulerIdle == SchedulerIdle.SPIN ? RouterContext.SchedulerIdle.SPIN
-            : RouterContext.SchedulerIdle.WAIT);
+        // The option's names are the router's modes.
+        router.schedulerIdle(RouterContext.SchedulerIdle.valueOf(schedulerIdle.name()));
         JournalContext context = journalOptions.context();
         if (context != null && journalName != null) {
             context = FrontendAssembly.journalOf(context, journalName);

@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
  * hands each one over ({@link #offer}, never blocking) and this publisher's own thread numbers it in the model's
  * stream (1, 2, 3, ...: a receiver that sees a number skipped knows it missed something) and publishes it. It keeps
  * the bookings still live, so a {@link #resync} (a receiver asked for one) publishes a {@code RESET} and every live
- * booking again. A publish that fails (not connected yet, the reconnect buffer full) is counted; its number is used all the same, so
- * receivers see the gap and resync.
+ * booking again. A publish that fails (not connected yet, the reconnect buffer full) is counted; its number is used
+ * all the same, so receivers see the gap and resync.
  *
  * <p>{@link #offer} and {@link #resync}: any thread; the rest is the publisher thread's. {@link #close} is
  * idempotent.

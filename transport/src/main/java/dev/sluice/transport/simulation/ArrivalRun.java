@@ -1,13 +1,16 @@
 package dev.sluice.transport.simulation;
 
 /**
- * One {@link Arrival} being played: submitted when the clock reaches it, and cancelled when its client leaves.
+ * One {@link Arrival} being played: submitted when the clock reaches it, cancelled when its client leaves, and sent
+ * again after the Retry-After when the router preempted it.
  * Its essential prefill tokens are its whole prompt, since nothing says what it shares with others. Simulation thread
  * only; not thread-safe.
  */
 final class ArrivalRun implements TurnOwner {
     private final ClusterSimulation host;
     private final Arrival arrival;
+    private TurnRun run;
+    private boolean left;
 
     ArrivalRun(ClusterSimulation host, Arrival arrival) {
         this.host = host;
@@ -15,12 +18,19 @@ final class ArrivalRun implements TurnOwner {
     }
 
     void start() {
-        TurnRun run = new TurnRun(host, this, arrival.request().requestId(), 0, arrival.prompt(), arrival.maxTokens(),
+        if (arrival.leavesAfterNs() > 0) {
+            host.after(arrival.leavesAfterNs(), () -> {
+                left = true;
+                run.cancel(ClusterMetrics.Outcome.GAVE_UP);
+            });
+        }
+        submit();
+    }
+
+    private void submit() {
+        run = new TurnRun(host, this, arrival.request().requestId(), 0, arrival.prompt(), arrival.maxTokens(),
             host.now());
         host.submit(run, arrival.request());
-        if (arrival.leavesAfterNs() > 0) {
-            host.after(arrival.leavesAfterNs(), () -> run.cancel(ClusterMetrics.Outcome.GAVE_UP));
-        }
     }
 
     @Override
@@ -29,7 +39,19 @@ final class ArrivalRun implements TurnOwner {
     }
 
     @Override
-    public void turnEnded(TurnRun run, ClusterMetrics.Outcome outcome) {
+    public void turnEnded(TurnRun ended, ClusterMetrics.Outcome outcome) {
+        if (outcome == ClusterMetrics.Outcome.PREEMPTED && !host.stopping() && !left) {
+            // Its client was told 503 with a Retry-After: it sends the same request again once that has passed
+            // (unless it has left by then).
+            host.after(Math.max(1, ended.retryAfterNs()), () -> {
+                if (left || host.stopping()) {
+                    host.arrivalEnded();
+                } else {
+                    submit();
+                }
+            });
+            return;
+        }
         host.arrivalEnded();
     }
 }

@@ -10,7 +10,7 @@ import org.HdrHistogram.Histogram;
  */
 final class ClusterMetrics {
     /** How a turn ended. */
-    enum Outcome { COMPLETED, REJECTED, GAVE_UP, CUT_AT_END, FAILED }
+    enum Outcome { COMPLETED, REJECTED, GAVE_UP, CUT_AT_END, FAILED, PREEMPTED }
 
     private final Histogram ttftUs = new Histogram(3_600_000_000L, 3);
     private final Histogram waitUs = new Histogram(3_600_000_000L, 3);
@@ -24,6 +24,7 @@ final class ClusterMetrics {
     long gaveUp;
     long cutAtEnd;
     long failed;
+    long preempted;
     long duplicateEnds;
     long essentialTokens;
     long lastEndNs;
@@ -54,6 +55,7 @@ final class ClusterMetrics {
             case GAVE_UP -> gaveUp++;
             case CUT_AT_END -> cutAtEnd++;
             case FAILED -> failed++;
+            case PREEMPTED -> preempted++;
         }
     }
 

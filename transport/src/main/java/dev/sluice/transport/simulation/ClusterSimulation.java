@@ -67,9 +67,21 @@ public final class ClusterSimulation {
 
     /** Plays {@code sessions} and {@code arrivals} (those starting within the load window) and reports. */
     public static ClusterReport run(ClusterContext context, List<SessionPlan> sessions, List<Arrival> arrivals) {
+        return run(context, sessions, arrivals, List.of());
+    }
+
+    /**
+     * {@link #run(ClusterContext, List, List)}, with {@code actions} done to the router at their instants (a policy
+     * reload, say) on the simulation thread, as an operator would between two of its duty cycles.
+     */
+    public static ClusterReport run(ClusterContext context, List<SessionPlan> sessions, List<Arrival> arrivals,
+                                    List<RouterAction> actions) {
         long wallStart = System.nanoTime();
         ClusterSimulation simulation = new ClusterSimulation(context);
         try {
+            for (RouterAction action : actions) {
+                simulation.driver.at(action.atNs(), () -> action.action().accept(simulation.router));
+            }
             return simulation.play(sessions, arrivals, wallStart);
         } finally {
             simulation.router.close();

@@ -32,6 +32,7 @@ final class TurnRun implements AdmissionListener, EngineListener {
     private EngineStream stream;
     private State state = State.SUBMITTED;
     private ClusterMetrics.Outcome cancelOutcome = ClusterMetrics.Outcome.GAVE_UP;
+    private long retryAfterNs;
     private int[] output = new int[64];
     private int outputCount;
 
@@ -80,6 +81,28 @@ final class TurnRun implements AdmissionListener, EngineListener {
         end(state == State.ABANDONED ? cancelOutcome : ClusterMetrics.Outcome.REJECTED);
     }
 
+    /**
+     * The router takes the turn's capacity back before its first token, as a frontend would: agreed only while no
+     * token has come; the engine request is cancelled and the turn ends {@code PREEMPTED}, with the error's
+     * Retry-After kept for its client ({@link #retryAfterNs}).
+     */
+    @Override
+    public boolean onPreempted(long id, AdmissionError error) {
+        if (state != State.DISPATCHED || stream == null) {
+            return false;
+        }
+        retryAfterNs = error.retryAfterNanos();
+        cancelOutcome = ClusterMetrics.Outcome.PREEMPTED;
+        state = State.CANCELLING;
+        stream.cancel();
+        return true;
+    }
+
+    /** The Retry-After of the preemption that ended the turn (0 when it was not preempted). */
+    long retryAfterNs() {
+        return retryAfterNs;
+    }
+
     @Override
     public void onToken(int tokenId) {
         if (outputCount == output.length) {
@@ -102,6 +125,11 @@ final class TurnRun implements AdmissionListener, EngineListener {
 
     @Override
     public void onFinished(FinishReason reason, long promptTokens, long completionTokens) {
+        if (cancelOutcome == ClusterMetrics.Outcome.PREEMPTED) {
+            // The router ended the lifecycle when it preempted; the engine only confirms (or finished first).
+            end(cancelOutcome);
+            return;
+        }
         if (reason == FinishReason.CANCELLED) {
             host.router.aborted(lifecycleId, new CancellationException("client left"));
             end(cancelOutcome);

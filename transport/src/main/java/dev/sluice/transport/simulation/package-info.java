@@ -20,7 +20,10 @@
  * </pre>
  *
  * A {@link dev.sluice.core.host.SchedulerObserver} in the {@link dev.sluice.transport.simulation.ClusterContext}
- * sees the router's every input and decision (a journal, a per-class tally). Everything runs on the thread that
+ * sees the router's every input and decision (a journal, a per-class tally). A
+ * {@link dev.sluice.transport.simulation.RouterAction} does something to the router at an instant (a policy reload).
+ * A turn the router preempts is cancelled on its engine, and an arrival's client sends it again after the
+ * Retry-After. Everything runs on the thread that
  * calls {@link dev.sluice.transport.simulation.ClusterSimulation#run}.
  */
 package dev.sluice.transport.simulation;

@@ -112,7 +112,7 @@ class SluiceMainTest {
     @Test
     void shouldNameTheSchedulerIdleModes() {
         assertEquals(2, run("serve", "--scheduler-idle", "nap"));
-        assertTrue(err.toString().contains("expected one of [WAIT, SPIN]"), err::toString);
+        assertTrue(err.toString().contains("expected one of [WAIT, SPIN, COMBINE]"), err::toString);
     }
 
     @Test

@@ -1,0 +1,223 @@
+package dev.sluice.core.scheduler;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
+
+/**
+ * The scheduler's duty cycle as a role that the scheduler thread and the producers hand back and forth with one
+ * compare-and-set, for {@code scheduler_idle: combine}. While the scheduler thread holds the role it works and, after
+ * its last work, spins for {@code spinNs}; then it gives the role up and parks (at most {@code maxParkNs}, for
+ * timers). A producer that has published a message and finds the role free takes it and runs the duty cycle itself,
+ * on its own thread: its own message and whatever else is on the ring or in the inbox, as a batch, up to
+ * {@value #MAX_PRODUCER_CYCLES} cycles; then it gives the role up, and if work is left it unparks the scheduler
+ * thread to take it. An uncontended decision so costs one ring publish and one duty cycle on the caller's thread, no
+ * wake-up; producers that meet a busy owner return at once and their messages batch on that owner, as on the
+ * scheduler thread.
+ *
+ * <p>Single writer: the role is one word ({@code FREE}, {@code SCHEDULER}, {@code PRODUCER}); a thread runs a duty
+ * cycle only after its compare-and-set from {@code FREE} succeeded and until its volatile store of {@code FREE}, so
+ * exactly one thread at a time mutates the scheduler's state, and each owner's writes happen-before the next owner's
+ * reads (release by the volatile store, acquire by the compare-and-set). No lost message: a producer publishes, then
+ * reads the role; an owner stores {@code FREE}, then looks for pending work and takes the role again if there is any.
+ * Of the two, one sees the other, so every message is handled by some owner. The scheduler thread takes the role for
+ * good when the router closes, so no producer runs a cycle after {@link #onClose()}.
+ *
+ * <p>Listener and plugin callbacks run on whichever thread holds the role: one at a time, in order, never two at
+ * once, but not always on the scheduler thread.
+ */
+public final class CombiningScheduler implements Agent, IdleStrategy {
+    /** How long the scheduler thread keeps the role after its last work by default: it gives it up at once. */
+    public static final long DEFAULT_SPIN_NS = 0;
+    /** Duty cycles a producer runs before it leaves what is left to the scheduler thread. */
+    static final int MAX_PRODUCER_CYCLES = 8;
+
+    static final int FREE = 0;
+    static final int SCHEDULER = 1;
+    static final int PRODUCER = 2;
+
+    private static final VarHandle OWNER;
+
+    static {
+        try {
+            OWNER = MethodHandles.lookup().findVarHandle(CombiningScheduler.class, "owner", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final long spinNs;
+    private final long maxParkNs;
+    private final LongConsumer park;
+    /** The duty cycle; set once by {@link #attach} before the router is handed out. */
+    private volatile Scheduled agent;
+    private volatile Thread schedulerThread;
+    /** Who holds the role; accessed through {@link #OWNER}. */
+    @SuppressWarnings("unused")
+    private volatile int owner;
+    /** Scheduler thread only: it holds the role. */
+    private boolean held;
+    private boolean idling;
+    private long idleSince;
+
+    /** What the role runs: a duty cycle and the check for work not yet taken. */
+    public interface Scheduled extends Agent {
+        /** True when the ring or the inbox holds work no cycle has taken yet (any thread). */
+        boolean hasPendingWork();
+    }
+
+    /** The default spin window, parking for at most {@code maxParkNs}. */
+    public CombiningScheduler(long maxParkNs) {
+        this(DEFAULT_SPIN_NS, maxParkNs, ns -> LockSupport.parkNanos(ns));
+    }
+
+    /**
+     * @param spinNs    how long the scheduler thread keeps the role after its last work.
+     * @param maxParkNs the longest park, so timers run without a wake-up.
+     * @param park      parks the scheduler thread for at most the given nanoseconds (tests pass a recorder).
+     */
+    CombiningScheduler(long spinNs, long maxParkNs, LongConsumer park) {
+        if (spinNs < 0 || maxParkNs <= 0) {
+            throw new IllegalArgumentException("spinNs must be >= 0 and maxParkNs > 0, were " + spinNs + ", "
+                + maxParkNs);
+        }
+        this.spinNs = spinNs;
+        this.maxParkNs = maxParkNs;
+        this.park = park;
+    }
+
+    /** Sets the duty cycle the role runs; once, before any producer publishes. */
+    public void attach(Scheduled scheduled) {
+        this.agent = scheduled;
+    }
+
+    /** Scheduler thread: one duty cycle if it holds the role or can take it; 0 when a producer holds it. */
+    @Override
+    public int doWork() throws Exception {
+        if (schedulerThread == null) {
+            schedulerThread = Thread.currentThread();
+        }
+        if (!held) {
+            if (!OWNER.compareAndSet(this, FREE, SCHEDULER)) {
+                return 0;
+            }
+            held = true;
+        }
+        return agent.doWork();
+    }
+
+    @Override
+    public void onStart() {
+        agent.onStart();
+    }
+
+    /** Scheduler thread, when the router closes: takes the role for good, then closes the duty cycle. */
+    @Override
+    public void onClose() {
+        while (!held) {
+            held = OWNER.compareAndSet(this, FREE, SCHEDULER);
+            if (!held) {
+                Thread.yield();
+            }
+        }
+        agent.onClose();
+    }
+
+    @Override
+    public String roleName() {
+        return agent.roleName();
+    }
+
+    @Override
+    public void idle(int workCount) {
+        if (workCount > 0) {
+            idling = false;
+            return;
+        }
+        idle();
+    }
+
+    /** Scheduler thread: spins while within the window, then gives the role up and parks unless work is pending. */
+    @Override
+    public void idle() {
+        if (held) {
+            long now = System.nanoTime();
+            if (!idling) {
+                idling = true;
+                idleSince = now;
+            }
+            if (now - idleSince < spinNs) {
+                Thread.onSpinWait();
+                return;
+            }
+            held = false;
+            idling = false;
+            OWNER.setVolatile(this, FREE);
+            if (agent.hasPendingWork()) {
+                // Published before the role was free: the next cycle takes it back, unless a producer did.
+                return;
+            }
+        }
+        park.accept(maxParkNs);
+    }
+
+    /**
+     * A producer published a message: if the role is free it takes it and runs duty cycles until no work is pending
+     * (at most {@value #MAX_PRODUCER_CYCLES}, then the scheduler thread is woken for the rest). Otherwise one read:
+     * the owner takes the message. Reentrant calls (a callback of this producer's own cycle publishing) see the role
+     * held and return.
+     */
+    public void afterPublish() {
+        Scheduled cycle = agent;
+        while ((int) OWNER.getVolatile(this) == FREE && OWNER.compareAndSet(this, FREE, PRODUCER)) {
+            int cycles = 0;
+            try {
+                do {
+                    cycle.doWork();
+                    cycles++;
+                } while (cycles < MAX_PRODUCER_CYCLES && cycle.hasPendingWork());
+            } catch (Exception e) {
+                // The scheduler's cycle contains its own failures; only a broken agent gets here.
+                throw new IllegalStateException("the duty cycle failed on a producer", e);
+            } finally {
+                OWNER.setVolatile(this, FREE);
+            }
+            if (!cycle.hasPendingWork()) {
+                return;
+            }
+            if (cycles >= MAX_PRODUCER_CYCLES) {
+                wakeScheduler();
+                return;
+            }
+        }
+    }
+
+    /**
+     * Work arrived that no producer runs (a continuation or wake-up in the inbox): unparks the scheduler thread
+     * unless it holds the role (it then finds the work before it gives the role up).
+     */
+    public void wakeScheduler() {
+        Thread thread = schedulerThread;
+        if (thread != null && (int) OWNER.getVolatile(this) != SCHEDULER) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Who holds the role now: {@link #FREE}, {@link #SCHEDULER} or {@link #PRODUCER} (tests, diagnostics). */
+    int owner() {
+        return (int) OWNER.getVolatile(this);
+    }
+
+    @Override
+    public void reset() {
+        idling = false;
+    }
+
+    @Override
+    public String alias() {
+        return "combining";
+    }
+}
