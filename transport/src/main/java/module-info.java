@@ -26,11 +26,13 @@ module dev.sluice.transport {
     requires msgpack.core;
     requires transitive io.nats.jnats;
     requires org.zeromq.jeromq;
+    requires transitive io.nats.jnats;
     requires org.slf4j;
     requires zero.allocation.hashing;
 
     exports dev.sluice.transport.budget;
     exports dev.sluice.transport.cli;
+    exports dev.sluice.transport.cluster;
     exports dev.sluice.transport.demo;
     exports dev.sluice.transport.engine;
     exports dev.sluice.transport.engine.http;
