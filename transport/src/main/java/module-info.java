@@ -26,7 +26,6 @@ module dev.sluice.transport {
     requires msgpack.core;
     requires transitive io.nats.jnats;
     requires org.zeromq.jeromq;
-    requires transitive io.nats.jnats;
     requires org.slf4j;
     requires zero.allocation.hashing;
 

@@ -1,5 +1,7 @@
 package dev.sluice.transport.cluster;
 
+import dev.sluice.core.api.SharedBudgets;
+import dev.sluice.transport.budget.NatsBudgets;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.MessageHandler;
@@ -10,12 +12,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.SystemEpochNanoClock;
 
 /**
  * This serve replica in a fleet of replicas sharing one set of engines through NATS: its identity, its
  * {@link NatsLink}, the {@link ReplicaDirectory} of the others and their leases, and one {@link ModelSync} per
  * model, whose router counts the whole fleet's bookings. Every replica subscribes to the engines' KV events itself
- * (ZMQ PUB fans out), so none of that goes through NATS.
+ * (ZMQ PUB fans out), so none of that goes through NATS. The replicas' cluster-scoped tenant budgets
+ * ({@link #budgets()}) share the connection.
  *
  * <pre>
  *   scheduler (own bookings) ─▶ ModelSync ─▶ BookingPublisher ─▶ sluice.bookings.MODEL ─┐
@@ -28,12 +32,16 @@ import org.HdrHistogram.Histogram;
  * idempotent.
  */
 public final class ReplicaCluster implements AutoCloseable {
+    /** One JetStream request of a budget claim at most; the plugin's claim_timeout_ms bounds the whole claim. */
+    private static final Duration BUDGET_REQUEST_TIMEOUT = Duration.ofMillis(500);
+
     private final ReplicaIdentity identity;
     private final NatsLink link;
     private final long leaseNs;
     private Dispatcher dispatcher;
     private final List<ModelSync> models = new CopyOnWriteArrayList<>();
     private final ReplicaDirectory directory;
+    private final NatsBudgets budgets;
     private boolean closed;
 
     private ReplicaCluster(ReplicaIdentity identity, NatsLink link, Duration lease) {
@@ -41,6 +49,7 @@ public final class ReplicaCluster implements AutoCloseable {
         this.link = link;
         this.leaseNs = lease.toNanos();
         this.directory = new ReplicaDirectory(this, leaseNs);
+        this.budgets = new NatsBudgets(link::connection, BUDGET_REQUEST_TIMEOUT, SystemEpochNanoClock.INSTANCE);
         subscribe(ReplicaDirectory.SUBJECT, message -> directory.onHeartbeat(message.getData(), System.nanoTime()));
         link.whenConnected(connection -> directory.beat(false));
         link.onReconnect(() -> directory.beat(false));
@@ -83,6 +92,11 @@ public final class ReplicaCluster implements AutoCloseable {
     /** The shared NATS connection (the budget store uses it too); null until the first connect. */
     public Connection connection() {
         return link.connection();
+    }
+
+    /** The tenant budgets every replica shares (JetStream key-value on the same connection), for every model. */
+    public SharedBudgets budgets() {
+        return budgets;
     }
 
     long leaseNs() {
@@ -132,6 +146,12 @@ public final class ReplicaCluster implements AutoCloseable {
         counter(out, "sluice_nats_reconnects_total", "Reconnects to NATS since start.", replica, link.reconnects());
         gauge(out, "sluice_replicas_seen", "Other serve replicas heard from within a lease.", replica,
             directory.keys().size());
+        counter(out, "sluice_budget_writes_total", "Cluster budget claims and refunds written to NATS.", replica,
+            budgets.writes());
+        counter(out, "sluice_budget_conflicts_total", "Cluster budget writes retried after another replica's.",
+            replica, budgets.conflicts());
+        counter(out, "sluice_budget_failures_total", "Cluster budget claims that failed (NATS unreachable).",
+            replica, budgets.failures());
         for (ModelSync model : models) {
             String labels = "model=\"" + model.model().replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
             SyncCounts counts = model.counts();
@@ -181,6 +201,7 @@ public final class ReplicaCluster implements AutoCloseable {
         directory.close();
         directory.beat(true);
         models.forEach(ModelSync::close);
+        budgets.close();
         try {
             Connection connection = link.connection();
             if (connection != null) {

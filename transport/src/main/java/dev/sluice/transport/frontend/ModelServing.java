@@ -106,6 +106,9 @@ final class ModelServing implements AutoCloseable {
         }
         context.observer(observers.size() == 1 ? metrics : CompositeObserver.of(observers.toArray(
             new SchedulerObserver[0])));
+        if (cluster != null) {
+            context.sharedBudgets(cluster.budgets());
+        }
         ModelSync sync = cluster != null && model.engines() instanceof EngineSetup.Remote
             ? cluster.model(model.name()) : null;
         if (sync != null) {
