@@ -26,7 +26,8 @@ final class FlowRunOptions {
             throw new CommandLine.ParameterException(commandLine, "--workers must be 1..64, was " + workers);
         }
         if (window.toSeconds() < 8 || window.toMinutes() > 30) {
-            throw new CommandLine.ParameterException(commandLine, "--window must be 8s..30m, was " + window.toMillis() + " ms");
+            throw new CommandLine.ParameterException(commandLine,
+                "--window must be 8s..30m, was " + window.toMillis() + " ms");
         }
         return new FairnessExperiment.Settings(workers, window.toNanos(), seed);
     }
