@@ -31,6 +31,7 @@ module dev.sluice.transport {
 
     exports dev.sluice.transport.budget;
     exports dev.sluice.transport.cli;
+    exports dev.sluice.transport.cluster;
     exports dev.sluice.transport.demo;
     exports dev.sluice.transport.engine;
     exports dev.sluice.transport.engine.http;

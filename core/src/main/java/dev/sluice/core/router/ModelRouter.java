@@ -6,6 +6,7 @@ import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.host.RemoteBooking;
 import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.kv.KvEvent;
 import dev.sluice.core.scheduler.ClassifierHost;
@@ -254,6 +255,33 @@ public final class ModelRouter implements AutoCloseable {
     }
 
     /**
+     * Another router replica booked a request on one of this router's workers (see {@link RemoteBooking}), from any
+     * thread: its load counts here as the router's own until {@link #remoteReleased} or {@link #remoteReplicaGone}.
+     * A booking on an unregistered rank, or under a key the replica has booked here already, is dropped.
+     *
+     * @throws NullPointerException if {@code booking} is null (nothing is published).
+     */
+    public void remoteBooked(RemoteBooking booking) {
+        Objects.requireNonNull(booking, "booking");
+        ingress.remoteBooked(booking);
+    }
+
+    /** Another replica's booked request {@code key} produced its first token: its prefill leaves the load. */
+    public void remotePrefillDone(String replica, long key) {
+        ingress.remotePrefillDone(Objects.requireNonNull(replica, "replica"), key);
+    }
+
+    /** Another replica's booked request {@code key} ended: its load is released. Unknown keys are ignored. */
+    public void remoteReleased(String replica, long key) {
+        ingress.remoteReleased(Objects.requireNonNull(replica, "replica"), key);
+    }
+
+    /** Another replica is gone (its lease ran out), or will send its bookings anew: all of them are released. */
+    public void remoteReplicaGone(String replica) {
+        ingress.remoteReplicaGone(Objects.requireNonNull(replica, "replica"));
+    }
+
+    /**
      * Takes over a reloaded router policy, keeping the classifier: see {@link #reloadPolicy(String, String,
      * PolicyProfile, RequestClassifierFactory)}.
      */
@@ -303,7 +331,7 @@ public final class ModelRouter implements AutoCloseable {
             get(Counter.STALE_RESULTS), (int) get(Counter.LIVE), (int) get(Counter.QUEUED),
             (int) get(Counter.DEFERRALS_RUNNING), (int) get(Counter.PARKED_NOW), get(Counter.DUTY_CYCLE_OVERRUNS),
             get(Counter.CLASSIFIER_TIMEOUTS), get(Counter.SELECTOR_FAILURES), get(Counter.SCHEDULER_ERRORS),
-            get(Counter.PREEMPTED));
+            get(Counter.PREEMPTED), (int) get(Counter.REMOTE_BOOKINGS));
     }
 
     /** Stops the scheduler; unfinished requests are answered as unavailable and end with {@code Aborted}. */

@@ -7,6 +7,7 @@ import dev.sluice.core.api.SharedBudgets;
 import dev.sluice.core.api.WorkerSelectorContext;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
+import dev.sluice.core.host.BookingObserver;
 import dev.sluice.core.host.CompositeObserver;
 import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.scheduler.ClassifierHost;
@@ -53,6 +54,7 @@ public final class RouterContext {
     private boolean combine;
     private int eventsPerDutyCycle = 256;
     private SchedulerObserver observer = SchedulerObserver.NONE;
+    private BookingObserver bookings = BookingObserver.NONE;
     private WorkerSelectorFactory workerSelector = DefaultWorkerSelector.factory(DefaultSelectorSettings.DEFAULTS);
     private long randomSeed = 42;
     private long watchdogThresholdNs = 100_000_000L;
@@ -83,6 +85,7 @@ public final class RouterContext {
         copy.combine = combine;
         copy.eventsPerDutyCycle = eventsPerDutyCycle;
         copy.observer = observer;
+        copy.bookings = bookings;
         copy.workerSelector = workerSelector;
         copy.randomSeed = randomSeed;
         copy.watchdogThresholdNs = watchdogThresholdNs;
@@ -261,6 +264,16 @@ public final class RouterContext {
         return observer;
     }
 
+    /** Hears the router's own bookings on the scheduler thread (replica sync); default: none. */
+    public RouterContext bookingObserver(BookingObserver bookingObserver) {
+        this.bookings = Objects.requireNonNull(bookingObserver, "bookingObserver");
+        return this;
+    }
+
+    public BookingObserver bookingObserver() {
+        return bookings;
+    }
+
     /** The worker selector for this router (from the registry's {@code worker_selection}); default: built-in. */
     public RouterContext workerSelector(WorkerSelectorFactory factory) {
         this.workerSelector = Objects.requireNonNull(factory, "workerSelector");
@@ -348,7 +361,7 @@ public final class RouterContext {
         RouterCounters counters = new RouterCounters(model);
         WorkerTable workers = new WorkerTable(blockSize, Objects.requireNonNull(workerSelector.create(
             new WorkerSelectorContext(model, blockSize, new SplittableRandom(randomSeed))),
-            "the worker selector factory returned null"));
+            "the worker selector factory returned null"), bookings);
         PeriodicTasks periodic = new PeriodicTasks();
         PluginCallGuard guard = ownThread && classificationTimeoutNs > 0
             ? new PluginCallGuard(classificationTimeoutNs) : null;

@@ -32,6 +32,7 @@ package dev.sluice.core.router;
  *                           (a sanitized 500, or an abort once dispatched), and the scheduler served on.
  * @param preempted          dispatched, unanswered requests preempted for higher-priority work (also in
  *                           {@code aborted}).
+ * @param remoteBookings     other router replicas' bookings counted in the workers' load now.
  */
 public record RouterStatistics(long arrived, long admitted, long dispatched, long completed, long aborted,
                                long rejected, long deferred, long parked, long expired, long retried,
@@ -39,5 +40,5 @@ public record RouterStatistics(long arrived, long admitted, long dispatched, lon
                                long listenerFailures, long staleResults, int live, int queued,
                                int deferralsRunning, int parkedNow, long dutyCycleOverruns,
                                long classifierTimeouts, long selectorFailures, long schedulerErrors,
-                               long preempted) {
+                               long preempted, int remoteBookings) {
 }

@@ -3,6 +3,7 @@ package dev.sluice.core.scheduler;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.host.RemoteBooking;
 import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.kv.KvEvent;
 
@@ -26,7 +27,11 @@ final class IngressEvent {
         KV_EVENT,
         WORKER_LOAD,
         DRAIN,
-        RELOAD
+        RELOAD,
+        REMOTE_BOOKED,
+        REMOTE_PREFILL_DONE,
+        REMOTE_RELEASED,
+        REMOTE_GONE
     }
 
     Type type;
@@ -39,7 +44,8 @@ final class IngressEvent {
     AdmissionListener listener;
     /**
      * ABORTED: the cause (may be null); WORKER_JOIN, WORKER_LEAVE: the worker; KV_EVENT: the event; WORKER_LOAD: the
-     * engine's report; RELOAD: the {@link PolicyReload}.
+     * engine's report; RELOAD: the {@link PolicyReload}; REMOTE_BOOKED: the {@link RemoteBooking}; REMOTE_PREFILL_DONE,
+     * REMOTE_RELEASED, REMOTE_GONE: the replica (its key in {@link #lifecycleId}).
      */
     Object subject;
 
@@ -73,6 +79,14 @@ final class IngressEvent {
 
     WorkerLoad workerLoad() {
         return (WorkerLoad) subject;
+    }
+
+    RemoteBooking remoteBooking() {
+        return (RemoteBooking) subject;
+    }
+
+    String replica() {
+        return (String) subject;
     }
 
     PolicyReload policyReload() {

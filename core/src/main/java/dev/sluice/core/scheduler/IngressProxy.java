@@ -6,6 +6,7 @@ import com.lmax.disruptor.RingBuffer;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
+import dev.sluice.core.host.RemoteBooking;
 import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.kv.KvEvent;
 import java.util.OptionalLong;
@@ -116,6 +117,26 @@ public final class IngressProxy {
 
     public void workerLoad(WorkerLoad load) {
         publish(IngressEvent.Type.WORKER_LOAD, 0, 0, 0, load);
+    }
+
+    /** Another replica's booking to count in its worker's load. */
+    public void remoteBooked(RemoteBooking booking) {
+        publish(IngressEvent.Type.REMOTE_BOOKED, 0, 0, 0, booking);
+    }
+
+    /** Another replica's request {@code key} produced its first token. */
+    public void remotePrefillDone(String replica, long key) {
+        publish(IngressEvent.Type.REMOTE_PREFILL_DONE, key, 0, 0, replica);
+    }
+
+    /** Another replica's request {@code key} ended. */
+    public void remoteReleased(String replica, long key) {
+        publish(IngressEvent.Type.REMOTE_RELEASED, key, 0, 0, replica);
+    }
+
+    /** Another replica is gone (or sends its bookings anew): release all of its bookings. */
+    public void remoteReplicaGone(String replica) {
+        publish(IngressEvent.Type.REMOTE_GONE, 0, 0, 0, replica);
     }
 
     /** A validated policy for the scheduler to take over between two duty cycles. */

@@ -31,7 +31,9 @@ public final class RouterCounters {
         /** Gauge: continuations running. */
         DEFERRALS_RUNNING,
         /** Gauge: requests parked, waiting for a wake-up or a deadline. */
-        PARKED_NOW
+        PARKED_NOW,
+        /** Gauge: other router replicas' bookings counted in the workers' load. */
+        REMOTE_BOOKINGS
     }
 
     private static final Counter[] ALL = Counter.values();

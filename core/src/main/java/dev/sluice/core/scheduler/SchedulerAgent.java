@@ -2,6 +2,7 @@ package dev.sluice.core.scheduler;
 
 import com.lmax.disruptor.EventPoller;
 import dev.sluice.core.api.AdmissionError;
+import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.host.WorkerLoad;
@@ -211,10 +212,31 @@ public final class SchedulerAgent implements CombiningScheduler.Scheduled {
                     flow.workerChanged(load.worker());
                 }
             }
+            case REMOTE_BOOKED, REMOTE_PREFILL_DONE, REMOTE_RELEASED, REMOTE_GONE -> remote(event);
             case DRAIN -> drain();
             case RELOAD -> policy.requested(event.policyReload());
             default -> lifecycle(event);
         }
+    }
+
+    /** Another router replica's booking, its first token, its end, or the replica gone. */
+    private void remote(IngressEvent event) {
+        switch (event.type) {
+            case REMOTE_BOOKED -> workers.bookRemote(event.remoteBooking());
+            case REMOTE_GONE -> {
+                if (workers.forgetReplica(event.replica())) {
+                    flow.workersChanged();
+                }
+            }
+            default -> {
+                WorkerWithDpRank lighter = workers.unbookRemote(event.replica(), event.lifecycleId,
+                    event.type == IngressEvent.Type.REMOTE_RELEASED);
+                if (lighter != null) {
+                    flow.workerChanged(lighter);
+                }
+            }
+        }
+        counters.set(RouterCounters.Counter.REMOTE_BOOKINGS, workers.remoteBookings());
     }
 
     /** Shutting down: refuse arrivals, answer every request not yet dispatched; dispatched ones run on. */

@@ -3,6 +3,8 @@ package dev.sluice.core.scheduler;
 import dev.sluice.core.api.RequestClassifierWorker;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.PolicyClassSpec;
+import dev.sluice.core.host.BookingObserver;
+import dev.sluice.core.host.RemoteBooking;
 import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.kv.KvEvent;
 import dev.sluice.core.queue.DispatchGate;
@@ -16,17 +18,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import org.agrona.collections.Object2ObjectHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The registered worker ranks of one model router and everything placement needs: which prefixes each holds (the
  * KV index, fed by engines' events), the router's own load estimate (prefill tokens until the first response item,
  * blocks until the end), busy gating for the queues, and the worker selector. Eligible candidates are the
  * registered ranks (or the hard pin) that are not busy for the request's class; when all are busy (an exact lane,
- * or a class without queueing) all eligible ranks are offered.
+ * or a class without queueing) all eligible ranks are offered. Other router replicas' bookings
+ * ({@link RemoteBookings}) count in the load as the router's own; the {@link BookingObserver} hears the own ones.
  *
  * <p>Owned by the scheduler thread; not thread-safe, except {@link #snapshot()}.
  */
 public final class WorkerTable implements DispatchGate {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerTable.class);
+
     private final Object2ObjectHashMap<WorkerWithDpRank, WorkerState> byId = new Object2ObjectHashMap<>();
     private final int blockSize;
     private final KvIndex index = new KvIndex();
@@ -34,14 +41,22 @@ public final class WorkerTable implements DispatchGate {
     private final OverlapScores scores = new OverlapScores();
     private final SelectionCandidates candidates = new SelectionCandidates();
     private final WorkerSelector selector;
+    private final RemoteBookings remote = new RemoteBookings(active);
+    private final BookingObserver bookings;
+    private long bookingObserverFailures;
     private WorkerState[] ordered = new WorkerState[0];
     private volatile List<RequestClassifierWorker> snapshot = List.of();
     /** Bumped by every change that can move a cache estimate: a join, a leave, a KV event. */
     private long version;
 
     public WorkerTable(int blockSize, WorkerSelector selector) {
+        this(blockSize, selector, BookingObserver.NONE);
+    }
+
+    public WorkerTable(int blockSize, WorkerSelector selector, BookingObserver bookings) {
         this.blockSize = blockSize;
         this.selector = selector;
+        this.bookings = bookings;
     }
 
     /** Registers (or updates the settings of) a worker rank. */
@@ -248,6 +263,11 @@ public final class WorkerTable implements DispatchGate {
         long prefill = bookedPrefill(request);
         long[] sequence = request.sequenceBlockHashes();
         active.add(request.lifecycleId, worker.id, sequence, sequence.length, prefill);
+        try {
+            bookings.onBooked(request.lifecycleId, worker.id, sequence, sequence.length, prefill);
+        } catch (RuntimeException e) {
+            observerFailed(e);
+        }
     }
 
     private long bookedPrefill(LiveRequest request) {
@@ -269,7 +289,13 @@ public final class WorkerTable implements DispatchGate {
 
     /** The first response item arrived: the request's prefill leaves the estimate. */
     void prefillDone(LiveRequest request) {
-        active.prefillCompleted(request.lifecycleId);
+        if (active.prefillCompleted(request.lifecycleId)) {
+            try {
+                bookings.onPrefillDone(request.lifecycleId);
+            } catch (RuntimeException e) {
+                observerFailed(e);
+            }
+        }
     }
 
     /** Releases whatever the request still holds; idempotent. */
@@ -277,6 +303,46 @@ public final class WorkerTable implements DispatchGate {
         if (request.bookedWorker != null) {
             active.free(request.lifecycleId);
             request.bookedWorker = null;
+            try {
+                bookings.onReleased(request.lifecycleId);
+            } catch (RuntimeException e) {
+                observerFailed(e);
+            }
+        }
+    }
+
+    /** Books another replica's request on a registered rank; false (dropped) otherwise or when already booked. */
+    boolean bookRemote(RemoteBooking booking) {
+        boolean applied = byId.containsKey(booking.worker()) && remote.book(booking);
+        try {
+            bookings.onRemoteApplied(booking, applied);
+        } catch (RuntimeException e) {
+            observerFailed(e);
+        }
+        return applied;
+    }
+
+    /**
+     * Another replica's request produced its first token ({@code released} false) or ended: the rank whose load
+     * fell, or null when the booking is not held here.
+     */
+    WorkerWithDpRank unbookRemote(String replica, long key, boolean released) {
+        return released ? remote.release(replica, key) : remote.prefillDone(replica, key);
+    }
+
+    /** Releases every booking of another replica; false when it held none. */
+    boolean forgetReplica(String replica) {
+        return remote.forget(replica);
+    }
+
+    /** Other replicas' bookings held now. */
+    int remoteBookings() {
+        return remote.size();
+    }
+
+    private void observerFailed(RuntimeException e) {
+        if (bookingObserverFailures++ % 10_000 == 0) {
+            LOG.error("The booking observer failed ({} so far); the router serves on", bookingObserverFailures, e);
         }
     }
 

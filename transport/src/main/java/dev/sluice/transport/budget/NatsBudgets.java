@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.agrona.concurrent.EpochNanoClock;
 
 /**
@@ -38,7 +39,7 @@ public final class NatsBudgets implements SharedBudgets, AutoCloseable {
     private static final int STREAM_NOT_FOUND = 10059;
     private static final int MAX_ATTEMPTS = 64;
 
-    private final Connection connection;
+    private final Supplier<Connection> connection;
     private final KeyValueOptions options;
     private final EpochNanoClock clock;
     private final ExecutorService claimThreads = Executors.newVirtualThreadPerTaskExecutor();
@@ -56,6 +57,14 @@ public final class NatsBudgets implements SharedBudgets, AutoCloseable {
      * @param clock          the wall clock, in epoch nanoseconds, that the replicas share (NTP-synchronised).
      */
     public NatsBudgets(Connection connection, Duration requestTimeout, EpochNanoClock clock) {
+        this(() -> connection, requestTimeout, clock);
+    }
+
+    /**
+     * Budgets on the connection {@code connection} gives, null until a link's first connect succeeds (a claim
+     * before that fails as one while NATS is down does).
+     */
+    public NatsBudgets(Supplier<Connection> connection, Duration requestTimeout, EpochNanoClock clock) {
         this.connection = connection;
         this.options = KeyValueOptions.builder()
             .jetStreamOptions(JetStreamOptions.builder().requestTimeout(requestTimeout).build()).build();
@@ -71,8 +80,9 @@ public final class NatsBudgets implements SharedBudgets, AutoCloseable {
             try {
                 bound = kv;
                 if (bound == null) {
-                    ensureBucket(connection);
-                    bound = connection.keyValue(BUCKET, options);
+                    Connection connected = connection();
+                    ensureBucket(connected);
+                    bound = connected.keyValue(BUCKET, options);
                     kv = bound;
                 }
             } finally {
@@ -147,6 +157,15 @@ public final class NatsBudgets implements SharedBudgets, AutoCloseable {
         return failures.get();
     }
 
+    /** The link's connection; an {@link IOException} before its first connect. */
+    private Connection connection() throws IOException {
+        Connection connected = connection.get();
+        if (connected == null) {
+            throw new IOException("NATS is not connected yet");
+        }
+        return connected;
+    }
+
     @Override
     public void close() {
         claimThreads.shutdownNow();
@@ -160,7 +179,7 @@ public final class NatsBudgets implements SharedBudgets, AutoCloseable {
             if (e.getApiErrorCode() != STREAM_NOT_FOUND) {
                 throw e;
             }
-            ensureBucket(connection);
+            ensureBucket(connection());
             return kv().get(natsKey);
         }
     }
@@ -189,10 +208,11 @@ public final class NatsBudgets implements SharedBudgets, AutoCloseable {
     }
 
     private <T> CompletableFuture<T> run(Call<T> call) {
-        if (connection.getStatus() != Connection.Status.CONNECTED) {
+        Connection connected = connection.get();
+        if (connected == null || connected.getStatus() != Connection.Status.CONNECTED) {
             failures.incrementAndGet();
-            return CompletableFuture.failedFuture(new IOException("NATS is not connected (" + connection.getStatus()
-                + ")"));
+            return CompletableFuture.failedFuture(new IOException("NATS is not connected ("
+                + (connected == null ? "connecting" : connected.getStatus()) + ")"));
         }
         CompletableFuture<T> result = new CompletableFuture<>();
         try {

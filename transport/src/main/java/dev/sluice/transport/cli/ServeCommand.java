@@ -7,6 +7,7 @@ import dev.sluice.core.config.QueuePolicy;
 import dev.sluice.core.journal.JournalContext;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.transport.cluster.ReplicaCluster;
 import dev.sluice.transport.frontend.ConnectionLimits;
 import dev.sluice.transport.frontend.DynamoHeaders;
 import dev.sluice.transport.frontend.EngineSetup;
@@ -159,6 +160,9 @@ final class ServeCommand implements Callable<Integer> {
     @CommandLine.Mixin
     JournalOptions journalOptions = new JournalOptions();
 
+    @CommandLine.Mixin
+    ReplicaOptions replicas = new ReplicaOptions();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -248,16 +252,21 @@ final class ServeCommand implements Callable<Integer> {
 
     private int run(FrontendSettings settings, TokenizerRegistry tokenizers, PolicySource.Loaded policy)
         throws InterruptedException {
+        ReplicaCluster cluster = replicas.join();
+        Runnable release = () -> {
+            tokenizers.close();
+            ReplicaOptions.close(cluster);
+        };
         Frontend frontend;
         try {
-            frontend = Frontend.start(settings);
+            frontend = Frontend.start(settings, cluster);
         } catch (Frontend.ListenFailure e) {
-            tokenizers.close();
+            release.run();
             spec.commandLine().getErr().println("sluice: --http-host " + host + " --http-port " + port + ": "
                 + e.getMessage() + "\nTry 'sluice serve --help' for more information.");
             return 2;
         } catch (JournalException | RuntimeException e) {
-            tokenizers.close();
+            release.run();
             spec.commandLine().getErr().println("sluice: cannot start: " + e.getMessage());
             return 1;
         }
@@ -271,7 +280,7 @@ final class ServeCommand implements Callable<Integer> {
                 watcher.close();
             }
             frontend.close();
-            tokenizers.close();
+            release.run();
             spec.commandLine().getErr().println("sluice: --watch-config: " + e.getMessage());
             return 1;
         }
@@ -284,7 +293,7 @@ final class ServeCommand implements Callable<Integer> {
                 watcher.close();
             }
             frontend.close();
-            tokenizers.close();
+            release.run();
             stopped.countDown();
         }, "sluice-serve-shutdown"));
         PrintWriter out = spec.commandLine().getOut();
@@ -298,6 +307,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         out.println("sluice serving " + String.join(", ", names) + " on http://" + host + ":" + frontend.port()
             + " (" + String.join("; ", parts) + (watcher != null ? "; watching " + enginesFile : "")
+            + ReplicaOptions.describe(cluster)
             + (policy.path() == null ? "" : "; policy " + policy.path() + " reloads on SIGHUP"
                 + (policyWatch != null ? " and when it changes" : "")) + ")");
         out.flush();
@@ -321,6 +331,7 @@ final class ServeCommand implements Callable<Integer> {
         policyOptions.threshold(spec.commandLine());
         policyOptions.classificationTimeout(spec.commandLine());
         journalOptions.validate(spec.commandLine());
+        replicas.validate(spec.commandLine());
         try {
             RouterModes.parse(routerMode);
         } catch (IllegalArgumentException e) {
@@ -341,34 +352,15 @@ final class ServeCommand implements Callable<Integer> {
                 }
             }
         }
-        if (port < 0 || port > 65_535) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                "--http-port must be 0..65535 (0: any free port), was " + port);
-        }
-        if (largeBodyBytes < 0) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                "--large-body-bytes must be >= 0, was " + largeBodyBytes);
-        }
-        if (largeBodyConcurrency != null && largeBodyConcurrency < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                "--large-body-concurrency must be at least 1, was " + largeBodyConcurrency);
-        }
-        if (maxPromptTokens < 0) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                "--max-prompt-tokens must be >= 0 (0: no limit), was " + maxPromptTokens);
-        }
-        if (maxBodyBytes < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                "--max-body-bytes must be >= 1, was " + maxBodyBytes);
-        }
-        if (defaultMaxTokens < 0) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                "--default-max-tokens must be >= 0 (0: max_tokens required), was " + defaultMaxTokens);
-        }
-        if (gracePeriod.isNegative()) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                "--grace-period must not be negative, was " + gracePeriod);
-        }
+        require(port >= 0 && port <= 65_535, "--http-port must be 0..65535 (0: any free port), was " + port);
+        require(largeBodyBytes >= 0, "--large-body-bytes must be >= 0, was " + largeBodyBytes);
+        require(largeBodyConcurrency == null || largeBodyConcurrency >= 1,
+            "--large-body-concurrency must be at least 1, was " + largeBodyConcurrency);
+        require(maxPromptTokens >= 0, "--max-prompt-tokens must be >= 0 (0: no limit), was " + maxPromptTokens);
+        require(maxBodyBytes >= 1, "--max-body-bytes must be >= 1, was " + maxBodyBytes);
+        require(defaultMaxTokens >= 0,
+            "--default-max-tokens must be >= 0 (0: max_tokens required), was " + defaultMaxTokens);
+        require(!gracePeriod.isNegative(), "--grace-period must not be negative, was " + gracePeriod);
         nonNegative("--kv-overlap-score-weight", overlapWeight);
         nonNegative("--router-temperature", temperature);
         try {
@@ -383,9 +375,12 @@ final class ServeCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
         }
-        if (simWorkers < 1 || simWorkers > 1024) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                "--sim-workers must be between 1 and 1024, was " + simWorkers);
+        require(simWorkers >= 1 && simWorkers <= 1024, "--sim-workers must be between 1 and 1024, was " + simWorkers);
+    }
+
+    private void require(boolean valid, String problem) {
+        if (!valid) {
+            throw new CommandLine.ParameterException(spec.commandLine(), problem);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.sluice.transport.frontend;
 
+import dev.sluice.transport.cluster.WorkerAddresses;
 import dev.sluice.transport.engine.Engine;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * copy it. Thread-safe; {@link #close} is idempotent and stops every engine (requests still running end with an
  * error), then runs {@code onClose}.
  */
-public final class EngineSet implements AutoCloseable {
+public final class EngineSet implements AutoCloseable, WorkerAddresses {
     private static final Logger LOG = LoggerFactory.getLogger(EngineSet.class);
 
     /** One worker: its engine, what serves it, and whether it has been retired (and stopped). */
@@ -112,6 +113,20 @@ public final class EngineSet implements AutoCloseable {
             }
         }
         return OptionalInt.empty();
+    }
+
+    /** The address of worker {@code workerId}'s engine, retired or not; null when there is no such worker. */
+    @Override
+    public String address(long workerId) {
+        Slot[] now = slots;
+        return workerId >= 0 && workerId < now.length ? now[(int) workerId].engine().address() : null;
+    }
+
+    /** The active worker whose engine is at {@code address}, or -1. */
+    @Override
+    public long worker(String address) {
+        OptionalInt found = find(address);
+        return found.isPresent() ? found.getAsInt() : -1;
     }
 
     /** How many workers are active. */

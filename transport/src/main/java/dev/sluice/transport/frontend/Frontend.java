@@ -6,6 +6,7 @@ import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterStatistics;
 import dev.sluice.transport.engine.Engine;
+import dev.sluice.transport.cluster.ReplicaCluster;
 import dev.sluice.transport.metrics.PrometheusText;
 import dev.sluice.transport.metrics.RouterMetrics;
 import dev.sluice.transport.openai.CompletionRequest;
@@ -69,12 +70,21 @@ public final class Frontend implements AutoCloseable {
      * @throws JournalException a journal cannot be opened (its message names the directory and the cause).
      */
     public static Frontend start(FrontendSettings settings) throws JournalException {
+        return start(settings, null);
+    }
+
+    /**
+     * As {@link #start(FrontendSettings)}, as one replica of a fleet when {@code cluster} is not null: each model's
+     * router shares its bookings through it, and {@code /health} and {@code /metrics} show the NATS connection and
+     * the replicas seen. The caller closes the cluster after the frontend.
+     */
+    public static Frontend start(FrontendSettings settings, ReplicaCluster cluster) throws JournalException {
         SafeLogFilter.install();
         List<ModelServing> models = new ArrayList<>(settings.models().size());
         ConnectionGuard guard = null;
         try {
             for (ServedModel model : settings.models()) {
-                models.add(ModelServing.start(model, settings.overloadStatus()));
+                models.add(ModelServing.start(model, settings.overloadStatus(), cluster));
             }
             List<String> names = new ArrayList<>(models.size());
             List<RouterMetrics> metrics = new ArrayList<>(models.size());
@@ -110,11 +120,12 @@ public final class Frontend implements AutoCloseable {
                         settings, models, largeBodies))
                     .get("/v1/models", (req, res) -> json(res, OpenAiJson.models(names,
                         System.currentTimeMillis() / 1000, "sluice")))
-                    .get("/health", (req, res) -> self[0].health(res))
+                    .get("/health", (req, res) -> self[0].health(res, cluster))
                     .get("/live", (req, res) -> json(res, "{\"status\":\"live\"}".getBytes(StandardCharsets.UTF_8)))
                     .get("/metrics", (req, res) -> {
                         res.header(HeaderNames.CONTENT_TYPE, PrometheusText.CONTENT_TYPE);
-                        res.send(PrometheusText.render(metrics));
+                        res.send(cluster == null ? PrometheusText.render(metrics)
+                            : PrometheusText.render(metrics) + cluster.metricsText());
                     }))
                 .build()
                 .start();
@@ -148,9 +159,11 @@ public final class Frontend implements AutoCloseable {
      * Readiness: 200 {@code healthy}, or 503 {@code draining} (closing), {@code unavailable} (no model has a worker to
      * place a request on: every engine is unhealthy, or none is left) or {@code misconfigured} (no engine of any
      * model serves what sluice asks it: see {@code configuration_errors}). With several models, each has its own
-     * entry under {@code models}, and the frontend is healthy while one of them is. {@code /live} stays 200.
+     * entry under {@code models}, and the frontend is healthy while one of them is. {@code /live} stays 200. As a
+     * replica of a fleet, {@code nats} says the connection's state and the replicas seen (the status does not
+     * depend on NATS: a replica cut off from it serves on its own view).
      */
-    private void health(ServerResponse res) {
+    private void health(ServerResponse res, ReplicaCluster cluster) {
         List<Map<String, Object>> entries = new ArrayList<>(models.size());
         boolean allMisconfigured = true;
         boolean anyHealthy = false;
@@ -170,6 +183,9 @@ public final class Frontend implements AutoCloseable {
         } else {
             body.put("status", status);
             body.put("models", entries);
+        }
+        if (cluster != null) {
+            body.put("nats", cluster.health());
         }
         try {
             json(res, JSON.writeValueAsBytes(body));

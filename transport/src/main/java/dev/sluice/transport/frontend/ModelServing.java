@@ -7,6 +7,8 @@ import dev.sluice.core.journal.JournalHeader;
 import dev.sluice.core.journal.JournalWriter;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.transport.cluster.ModelSync;
+import dev.sluice.transport.cluster.ReplicaCluster;
 import dev.sluice.transport.engine.Engine;
 import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.engine.http.HttpEngine;
@@ -75,6 +77,16 @@ final class ModelServing implements AutoCloseable {
      * @throws JournalException the journal cannot be opened (its message names the directory and the cause).
      */
     static ModelServing start(ServedModel model, int overloadStatus) throws JournalException {
+        return start(model, overloadStatus, null);
+    }
+
+    /**
+     * As {@link #start(ServedModel, int)}, in a fleet of replicas when {@code cluster} is not null: the router then
+     * shares its bookings with the other replicas and counts theirs (remote engines only: a simulated fleet is each
+     * replica's own).
+     */
+    static ModelServing start(ServedModel model, int overloadStatus, ReplicaCluster cluster)
+        throws JournalException {
         // A copy: the caller's context stays as given (a frontend can be started again from the same settings).
         RouterContext context = model.router().copy().model(model.name()).blockSize(model.engines().blockSize())
             .overloadStatus(overloadStatus);
@@ -94,6 +106,14 @@ final class ModelServing implements AutoCloseable {
         }
         context.observer(observers.size() == 1 ? metrics : CompositeObserver.of(observers.toArray(
             new SchedulerObserver[0])));
+        if (cluster != null) {
+            context.sharedBudgets(cluster.budgets());
+        }
+        ModelSync sync = cluster != null && model.engines() instanceof EngineSetup.Remote
+            ? cluster.model(model.name()) : null;
+        if (sync != null) {
+            context.bookingObserver(sync);
+        }
         ModelRouter router;
         try {
             router = ModelRouter.start(context);
@@ -115,6 +135,9 @@ final class ModelServing implements AutoCloseable {
                 }
             } else {
                 serving = new ModelServing(model, router, metrics, journal, new EngineSet(() -> { }));
+                if (sync != null) {
+                    sync.attach(router, serving.engines);
+                }
                 for (RemoteEngine engine : ((EngineSetup.Remote) model.engines()).engines()) {
                     serving.join(engine);
                 }

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.transport.testing.SluiceProcess;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,9 +23,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The README's recipe for trying {@code --engine-url} on one machine, run as the README writes it: its
  * {@code mock-engine} and {@code serve} command lines and its request, read from the README itself, through
- * {@code SluiceMain} in separate processes. Only what a shared test machine needs changes: the engine's port is a free
- * one instead of 9001, and {@code serve} gets {@code --http-port 0 --no-journal} (a free port instead of 8000, no
- * journal folder in the working directory).
+ * {@code SluiceMain} in separate processes. Only what a shared test machine needs changes: the engine listens on
+ * {@code --port 0} instead of 9001 and {@code serve} is pointed at the port it printed (a port chosen free here and
+ * bound later by the other process could be taken in between), and {@code serve} gets
+ * {@code --http-port 0 --no-journal} (a free port instead of 8000, no journal folder in the working directory).
  */
 class ReadmeRecipeSystemTest {
     private static final Path README = Path.of("..", "README.md");
@@ -38,14 +37,10 @@ class ReadmeRecipeSystemTest {
     @Test
     void shouldAnswerTheReadmeRequestThroughTheMockEngine() throws Exception {
         List<String> recipe = recipe();
-        String port = String.valueOf(freePort());
-        List<String> mockArgs = command(recipe, "scripts/sluice mock-engine", port);
-        List<String> serveArgs = command(recipe, "scripts/sluice serve", port);
-        serveArgs.addAll(List.of("--http-port", "0", "--no-journal"));
         String curl = String.join(" ", recipe.subList(indexOf(recipe, "curl "), recipe.size()));
 
-        try (SluiceProcess mock = SluiceProcess.start(MOCK_READY, mockArgs);
-             SluiceProcess serve = SluiceProcess.start(SERVE_READY, serveArgs)) {
+        try (SluiceProcess mock = SluiceProcess.start(MOCK_READY, command(recipe, "scripts/sluice mock-engine", "0"));
+             SluiceProcess serve = SluiceProcess.start(SERVE_READY, serveArgs(recipe, mock.ready()))) {
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             HttpResponse<String> response = client.send(request(curl, serve.ready()),
                 HttpResponse.BodyHandlers.ofString());
@@ -76,6 +71,14 @@ class ReadmeRecipeSystemTest {
         return lines;
     }
 
+    /** The recipe's {@code serve} line pointed at the engine listening on {@code engineUrl}, on a free port. */
+    private static List<String> serveArgs(List<String> recipe, String engineUrl) {
+        String port = String.valueOf(URI.create(engineUrl).getPort());
+        List<String> args = command(recipe, "scripts/sluice serve", port);
+        args.addAll(List.of("--http-port", "0", "--no-journal"));
+        return args;
+    }
+
     /** The arguments after {@code scripts/sluice} of the recipe line starting with {@code prefix}, port replaced. */
     private static List<String> command(List<String> recipe, String prefix, String port) {
         String line = recipe.get(indexOf(recipe, prefix)).replaceAll("\\s*&$", "").replace("9001", port);
@@ -99,11 +102,5 @@ class ReadmeRecipeSystemTest {
         assertTrue(url.find() && body.find() && curl.contains("-H 'content-type: application/json'"), curl);
         return HttpRequest.newBuilder(URI.create(base + url.group(1))).header("content-type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(body.group(1))).build();
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -139,7 +139,8 @@ public final class HttpEngine implements Engine {
 
     /**
      * {@code GET /v1/models}, which every OpenAI-compatible server answers without touching its GPUs: reachable on
-     * any 2xx. The probe has the connect timeout to connect and the same again to answer; its body is discarded.
+     * any 2xx. The probe has the connect timeout to connect and the same again to answer, on a connection it then
+     * closes; its body is discarded.
      */
     @Override
     public ProbeResult probe() {
@@ -178,7 +179,9 @@ public final class HttpEngine implements Engine {
         if (closed) {
             return Answer.failed("the engine is closed");
         }
-        try (Http1ClientResponse response = client.get().uri(settings.modelsUri())
+        // Not kept alive: Helidon watches an idle pooled connection for as long as its last read timeout and then
+        // drops it, so one left with this short timeout would die under the next completion that takes it.
+        try (Http1ClientResponse response = client.get().uri(settings.modelsUri()).keepAlive(false)
             .readTimeout(settings.connectTimeout()).header(HeaderNames.ACCEPT, "application/json").request()) {
             int status = response.status().code();
             byte[] body = null;
