@@ -2,8 +2,6 @@ package dev.sluice.perf.simulate;
 
 import dev.sluice.perf.experiment.FairnessExperiment;
 import dev.sluice.perf.experiment.FairnessReport;
-import dev.sluice.transport.cli.DurationConverter;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,17 +15,8 @@ import picocli.CommandLine.Option;
         + "table (or JSON lines with --format json) and whether the targets held (exit 1 if not); the same seed "
         + "gives the same figures."})
 final class SimulateFairnessCommand implements Callable<Integer> {
-    @Option(names = "--workers", defaultValue = "4", paramLabel = "N",
-        description = "Simulated workers (default: ${DEFAULT-VALUE}).")
-    int workers;
-
-    @Option(names = "--window", defaultValue = "60s", paramLabel = "DURATION", converter = DurationConverter.class,
-        description = "Load window of each run; the first quarter is warm-up (default: ${DEFAULT-VALUE}).")
-    Duration window;
-
-    @Option(names = "--seed", defaultValue = "42", description = "Workload, router and engine seed "
-        + "(default: ${DEFAULT-VALUE}).")
-    long seed;
+    @CommandLine.Mixin
+    FlowRunOptions run;
 
     @Option(names = "--format", defaultValue = "table", paramLabel = "table|json",
         description = "table (Markdown, the default) or json (one object per tenant and run).")
@@ -38,18 +27,12 @@ final class SimulateFairnessCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (workers < 1 || workers > 64) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--workers must be 1..64, was " + workers);
-        }
-        if (window.toSeconds() < 8 || window.toMinutes() > 30) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--window must be 8s..30m, was " + window);
-        }
+        FairnessExperiment.Settings settings = run.settings(spec.commandLine());
         if (!format.equals("table") && !format.equals("json")) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--format must be table or json, was \"" + format + "\"");
         }
-        FairnessReport report = FairnessExperiment.run(new FairnessExperiment.Settings(workers, window.toNanos(),
-            seed));
+        FairnessReport report = FairnessExperiment.run(settings);
         if (format.equals("json")) {
             report.printJson(System.out);
         } else {

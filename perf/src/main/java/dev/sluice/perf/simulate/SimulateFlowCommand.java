@@ -4,27 +4,15 @@ import dev.sluice.perf.experiment.FairnessExperiment;
 import dev.sluice.perf.experiment.FlowReport;
 import dev.sluice.perf.experiment.PreemptionExperiment;
 import dev.sluice.perf.experiment.ReloadExperiment;
-import dev.sluice.transport.cli.DurationConverter;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code sluice simulate preemption} and {@code sluice simulate reload}: flow control on the simulated fleet. */
 abstract class SimulateFlowCommand implements Callable<Integer> {
-    @Option(names = "--workers", defaultValue = "4", paramLabel = "N",
-        description = "Simulated workers (default: ${DEFAULT-VALUE}).")
-    int workers;
-
-    @Option(names = "--window", defaultValue = "60s", paramLabel = "DURATION", converter = DurationConverter.class,
-        description = "Load window of each run; the first quarter is warm-up (default: ${DEFAULT-VALUE}).")
-    Duration window;
-
-    @Option(names = "--seed", defaultValue = "42", description = "Workload, router and engine seed "
-        + "(default: ${DEFAULT-VALUE}).")
-    long seed;
+    @CommandLine.Mixin
+    FlowRunOptions run;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -37,13 +25,7 @@ abstract class SimulateFlowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (workers < 1 || workers > 64) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--workers must be 1..64, was " + workers);
-        }
-        if (window.toSeconds() < 8 || window.toMinutes() > 30) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--window must be 8s..30m, was " + window);
-        }
-        FlowReport report = experiment.apply(new FairnessExperiment.Settings(workers, window.toNanos(), seed));
+        FlowReport report = experiment.apply(run.settings(spec.commandLine()));
         report.printTable(System.out);
         return report.held() ? 0 : 1;
     }
