@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.core.api.AdmissionError;
-import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.audit.JournalRun;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
@@ -17,13 +15,13 @@ import dev.sluice.core.journal.JournalHeader;
 import dev.sluice.core.journal.JournalRecord;
 import dev.sluice.core.journal.JournalWriter;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.testing.PreemptionHost;
 import dev.sluice.core.testing.SteppedRouter;
 import dev.sluice.core.testing.TestClocks;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalDouble;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,30 +42,11 @@ class OverServedPreemptionReplayTest {
     @TempDir
     Path dir;
 
-    /** Gives up every request but those marked as streaming. */
-    private static final class Host implements AdmissionListener {
-        final Set<Long> streaming = ConcurrentHashMap.newKeySet();
-        final Set<Long> preempted = ConcurrentHashMap.newKeySet();
-
-        @Override
-        public void onDispatched(long lifecycleId, WorkerWithDpRank worker) {
-        }
-
-        @Override
-        public void onRejected(long lifecycleId, AdmissionError error) {
-        }
-
-        @Override
-        public boolean onPreempted(long lifecycleId, AdmissionError error) {
-            return !streaming.contains(lifecycleId) && preempted.add(lifecycleId);
-        }
-    }
-
     @Test
     void shouldReproduceARunWithPreemptionsOfAnOverServedTenant() throws Exception {
         PolicyProfile profile = RouterPolicyLoader.parse(POLICY, "policy.yaml").root().orElseThrow();
         RouterContext context = new RouterContext().model("m").clock(TestClocks.started()).profile(profile);
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (JournalWriter journal = JournalWriter.open(new JournalContext(dir), JournalHeader.of(context,
             "policy.yaml", POLICY, "shared", OptionalDouble.empty(), QueuePolicy.FCFS))) {
             context.observer(journal);
@@ -79,14 +58,14 @@ class OverServedPreemptionReplayTest {
                 long h4 = submit(r, host, "h4", "heavy");
                 host.streaming.add(h3);
                 long a = submit(r, host, "a1", "light-a");
-                assertTrue(host.preempted.contains(h2) && !host.preempted.contains(h3));
+                assertTrue(host.preempted.containsKey(h2) && !host.preempted.containsKey(h3));
                 r.router.responding(h3);
                 r.router.completed(h3);
                 r.step();
                 long h5 = submit(r, host, "h5", "heavy");
                 long b = submit(r, host, "b1", "light-b");
                 // h4 took h3's worker; heavy holds two again, b1 none: the youngest, h4, goes.
-                assertEquals(Set.of(h2, h4), host.preempted);
+                assertEquals(Set.of(h2, h4), host.preempted.keySet());
                 for (long id : List.of(h1, a, b)) {
                     r.router.completed(id);
                 }

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.core.api.AdmissionError;
-import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.audit.JournalRun;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.QueuePolicy;
@@ -17,13 +15,12 @@ import dev.sluice.core.journal.JournalHeader;
 import dev.sluice.core.journal.JournalRecord;
 import dev.sluice.core.journal.JournalWriter;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.testing.PreemptionHost;
 import dev.sluice.core.testing.SteppedRouter;
 import dev.sluice.core.testing.TestClocks;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalDouble;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,30 +43,11 @@ class PreemptionReplayTest {
     @TempDir
     Path dir;
 
-    /** Gives up every request but those marked as streaming. */
-    private static final class Host implements AdmissionListener {
-        final Set<Long> streaming = ConcurrentHashMap.newKeySet();
-        final Set<Long> preempted = ConcurrentHashMap.newKeySet();
-
-        @Override
-        public void onDispatched(long lifecycleId, WorkerWithDpRank worker) {
-        }
-
-        @Override
-        public void onRejected(long lifecycleId, AdmissionError error) {
-        }
-
-        @Override
-        public boolean onPreempted(long lifecycleId, AdmissionError error) {
-            return !streaming.contains(lifecycleId) && preempted.add(lifecycleId);
-        }
-    }
-
     @Test
     void shouldReproduceARunWithPreemptions() throws Exception {
         PolicyProfile profile = RouterPolicyLoader.parse(POLICY, "policy.yaml").root().orElseThrow();
         RouterContext context = new RouterContext().model("m").clock(TestClocks.started()).profile(profile);
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (JournalWriter journal = JournalWriter.open(new JournalContext(dir), JournalHeader.of(context,
             "policy.yaml", POLICY, "bulk", OptionalDouble.empty(), QueuePolicy.FCFS))) {
             context.observer(journal);
@@ -78,13 +56,13 @@ class PreemptionReplayTest {
                 long b = submit(r, host, "bulk-b", "bulk");
                 host.streaming.add(b);
                 long first = submit(r, host, "hi-1", "interactive");
-                assertTrue(host.preempted.contains(a) && !host.preempted.contains(b));
+                assertTrue(host.preempted.containsKey(a) && !host.preempted.containsKey(b));
                 r.router.responding(b);
                 r.router.completed(b);
                 r.step();
                 long c = submit(r, host, "bulk-c", "bulk");
                 long second = submit(r, host, "hi-2", "interactive");
-                assertTrue(host.preempted.contains(c));
+                assertTrue(host.preempted.containsKey(c));
                 for (long id : List.of(first, second)) {
                     r.router.completed(id);
                 }

@@ -7,19 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.ClassifyEvent;
-import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.RouterPolicyLoader;
-import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.testing.PreemptionHost;
 import dev.sluice.core.testing.RecordingClassifier;
 import dev.sluice.core.testing.SteppedRouter;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,27 +35,6 @@ class OverServedPreemptionTest {
              tenant_fairness: vtc, vtc: {preempt_over_served: %s}}
         """;
 
-    /** Records dispatches and preemptions; refuses preemption of a request marked as streaming. */
-    private static final class Host implements AdmissionListener {
-        final Map<Long, WorkerWithDpRank> dispatched = new ConcurrentHashMap<>();
-        final Map<Long, AdmissionError> preempted = new ConcurrentHashMap<>();
-        final Set<Long> streaming = ConcurrentHashMap.newKeySet();
-
-        @Override
-        public void onDispatched(long lifecycleId, WorkerWithDpRank worker) {
-            dispatched.put(lifecycleId, worker);
-        }
-
-        @Override
-        public void onRejected(long lifecycleId, AdmissionError error) {
-        }
-
-        @Override
-        public boolean onPreempted(long lifecycleId, AdmissionError error) {
-            return !streaming.contains(lifecycleId) && preempted.putIfAbsent(lifecycleId, error) == null;
-        }
-    }
-
     private static SteppedRouter router(RecordingClassifier classifier, boolean preempt, int workers)
         throws ConfigException {
         PolicyProfile profile = RouterPolicyLoader.parse(POLICY.formatted(preempt), "<inline>").root().orElseThrow();
@@ -70,11 +45,11 @@ class OverServedPreemptionTest {
         return r;
     }
 
-    private static long send(SteppedRouter r, Host host, String id, String tenant) {
+    private static long send(SteppedRouter r, PreemptionHost host, String id, String tenant) {
         return r.router.submit(AdmissionRequest.builder(id).inputTokens(100).tenant(tenant).build(), host);
     }
 
-    private static long submit(SteppedRouter r, Host host, String id, String tenant) {
+    private static long submit(SteppedRouter r, PreemptionHost host, String id, String tenant) {
         long lifecycle = send(r, host, id, tenant);
         r.step();
         return lifecycle;
@@ -83,7 +58,7 @@ class OverServedPreemptionTest {
     @Test
     void shouldPreemptTheOverServedTenantsYoungestUnansweredRequestForALightTenant() throws Exception {
         RecordingClassifier classifier = new RecordingClassifier();
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = router(classifier, true, 2)) {
             long h1 = submit(r, host, "h1", "heavy");
             long h2 = submit(r, host, "h2", "heavy");
@@ -118,7 +93,7 @@ class OverServedPreemptionTest {
 
     @Test
     void shouldChargeThePreemptingHeadsTenantAsADispatchFromThePollWould() throws Exception {
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = router(new RecordingClassifier(), true, 2)) {
             long h1 = submit(r, host, "h1", "heavy");
             submit(r, host, "h2", "heavy");
@@ -137,7 +112,7 @@ class OverServedPreemptionTest {
 
     @Test
     void shouldLeaveTheLightTenantWaitingWithoutTheKey() throws Exception {
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = router(new RecordingClassifier(), false, 2)) {
             submit(r, host, "h1", "heavy");
             submit(r, host, "h2", "heavy");
@@ -150,7 +125,7 @@ class OverServedPreemptionTest {
 
     @Test
     void shouldPreemptATenantHoldingOneMoreRequestOnlyWhenItAlsoQueuesMore() throws Exception {
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = router(new RecordingClassifier(), true, 1)) {
             long h1 = submit(r, host, "h1", "heavy");
             long light = submit(r, host, "l1", "light");
@@ -166,7 +141,7 @@ class OverServedPreemptionTest {
 
     @Test
     void shouldPassOverARespondedOrStreamingRequestToTheNextVictim() throws Exception {
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = router(new RecordingClassifier(), true, 3)) {
             long h1 = submit(r, host, "h1", "heavy");
             long h2 = submit(r, host, "h2", "heavy");
@@ -188,7 +163,7 @@ class OverServedPreemptionTest {
 
     @Test
     void shouldPreemptAtMostOncePerDispatchRound() throws Exception {
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = router(new RecordingClassifier(), true, 5)) {
             // Each light tenant is first served a large request, so it is charged more than heavy for a while.
             for (String t : List.of("a", "b", "c")) {
@@ -223,7 +198,7 @@ class OverServedPreemptionTest {
     }
 
     /** Light is served one request: 250 prompt tokens, ending at {@code contextTokens}. */
-    private static void serveLight(SteppedRouter r, Host host, int contextTokens) {
+    private static void serveLight(SteppedRouter r, PreemptionHost host, int contextTokens) {
         long id = r.router.submit(AdmissionRequest.builder("l0").inputTokens(250).tenant("light").build(), host);
         r.step();
         r.router.completed(id, contextTokens);
@@ -233,7 +208,7 @@ class OverServedPreemptionTest {
     @Test
     void shouldLetTheNextTenantsHeadPreemptWhenTheLeastChargedTenantIsOverServedByLessThanOneRequest()
         throws Exception {
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = router(new RecordingClassifier(), true, 2)) {
             serveLight(r, host, 250);
             submit(r, host, "h1", "heavy");
@@ -251,7 +226,7 @@ class OverServedPreemptionTest {
 
     @Test
     void shouldNotLetTheNextTenantsHeadPreemptATenantChargedLessByMoreThanOneRequest() throws Exception {
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = router(new RecordingClassifier(), true, 2)) {
             serveLight(r, host, 1000);
             submit(r, host, "h1", "heavy");

@@ -9,19 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.ClassifyEvent;
-import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.config.ConfigException;
 import dev.sluice.core.config.PolicyProfile;
 import dev.sluice.core.config.RouterPolicyLoader;
-import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.router.RouterContext;
+import dev.sluice.core.testing.PreemptionHost;
 import dev.sluice.core.testing.RecordingClassifier;
 import dev.sluice.core.testing.SteppedRouter;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,37 +38,11 @@ class PreemptionTest {
           - {name: keep, policy_family: keep, cache_bucket: all, quantum: 1, prefill_busy_threshold: 0}
         """;
 
-    /** A host: records outcomes, and gives up a request for preemption unless it has "streamed". */
-    private static final class Host implements AdmissionListener {
-        final Map<Long, WorkerWithDpRank> dispatched = new ConcurrentHashMap<>();
-        final Map<Long, AdmissionError> preempted = new ConcurrentHashMap<>();
-        final Map<Long, AdmissionError> rejected = new ConcurrentHashMap<>();
-        final Set<Long> streaming = ConcurrentHashMap.newKeySet();
-
-        @Override
-        public void onDispatched(long lifecycleId, WorkerWithDpRank worker) {
-            dispatched.put(lifecycleId, worker);
-        }
-
-        @Override
-        public void onRejected(long lifecycleId, AdmissionError error) {
-            rejected.put(lifecycleId, error);
-        }
-
-        @Override
-        public boolean onPreempted(long lifecycleId, AdmissionError error) {
-            if (streaming.contains(lifecycleId) || preempted.putIfAbsent(lifecycleId, error) != null) {
-                return false;
-            }
-            return true;
-        }
-    }
-
     private static PolicyProfile profile() throws ConfigException {
         return RouterPolicyLoader.parse(POLICY, "<inline>").root().orElseThrow();
     }
 
-    private static long submit(SteppedRouter r, Host host, String id, String policyClass) {
+    private static long submit(SteppedRouter r, PreemptionHost host, String id, String policyClass) {
         long lifecycle = r.router.submit(AdmissionRequest.builder(id).inputTokens(100).policyClass(policyClass)
             .build(), host);
         r.step();
@@ -86,7 +56,7 @@ class PreemptionTest {
     @Test
     void shouldPreemptTheUnansweredBulkRequestForAnInteractiveOne() throws Exception {
         RecordingClassifier classifier = new RecordingClassifier();
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = router(classifier)) {
             long low = submit(r, host, "low", "bulk");
             assertTrue(host.dispatched.containsKey(low));
@@ -122,7 +92,7 @@ class PreemptionTest {
         // A tenant-fair class keeps its shared entries in per-tenant lanes: its head is the least-charged tenant's.
         PolicyProfile fair = RouterPolicyLoader.parse(POLICY.replace("preemption_priority: 10}",
             "preemption_priority: 10, tenant_fairness: vtc}"), "<inline>").root().orElseThrow();
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = new SteppedRouter(new RecordingClassifier(), new RouterContext().profile(fair))
             .worker(1, 1000)) {
             long low = submit(r, host, "low", "bulk");
@@ -137,7 +107,7 @@ class PreemptionTest {
 
     @Test
     void shouldNeverPreemptARequestThatHasResponded() throws Exception {
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = router(new RecordingClassifier())) {
             long low = submit(r, host, "low", "bulk");
             r.router.responding(low);
@@ -152,7 +122,7 @@ class PreemptionTest {
 
     @Test
     void shouldLeaveAHostThatHasBegunStreamingAndChooseTheVictimByOrder() throws Exception {
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = new SteppedRouter(new RecordingClassifier(),
             new RouterContext().profile(profile())).worker(1, 1000).worker(2, 1000)) {
             long first = submit(r, host, "bulk-1", "bulk");
@@ -170,7 +140,7 @@ class PreemptionTest {
 
     @Test
     void shouldNotPreemptAClassThatIsNotPreemptibleNorForAnEqualClass() throws Exception {
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = router(new RecordingClassifier())) {
             long kept = submit(r, host, "kept", "keep");
             long high = submit(r, host, "high", "interactive");
@@ -190,7 +160,7 @@ class PreemptionTest {
     @Test
     void shouldLetAStrictPriorityRequestPreemptItsOwnPreemptibleClass() throws Exception {
         RecordingClassifier classifier = new RecordingClassifier();
-        Host host = new Host();
+        PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = router(classifier)) {
             long low = submit(r, host, "low", "bulk");
             long urgent = r.router.submit(AdmissionRequest.builder("urgent").inputTokens(100).policyClass("bulk")
