@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.transport.testing.Await;
 import dev.sluice.transport.testing.FaultyEngine;
+import dev.sluice.transport.testing.ScrapedMetrics;
 import dev.sluice.transport.testing.SluiceProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -21,7 +22,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -124,23 +124,11 @@ class ServeFlowControlSystemTest {
     }
 
     /** The value of the sample of {@code name} whose labels contain {@code label}; 0 when there is none. */
-    private long metric(String base, String name, String label) {
-        String text;
+    private static long metric(String base, String name, String label) {
         try {
-            text = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+            return ScrapedMetrics.of(URI.create(base).getPort()).sample(name, label);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
-        Matcher m = Pattern.compile("(?m)^" + name + "\\{([^}]*)} (\\d+)$").matcher(text);
-        while (m.find()) {
-            if (m.group(1).contains(label)) {
-                return Long.parseLong(m.group(2));
-            }
-        }
-        return 0;
     }
 }

@@ -42,6 +42,17 @@ public final class ScrapedMetrics {
         return sums.getOrDefault(name, 0L);
     }
 
+    /** The value of the first sample of {@code name} whose labels contain {@code label}; 0 when there is none. */
+    public long sample(String name, String label) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "\\{([^}]*)} (\\d+)$").matcher(text);
+        while (m.find()) {
+            if (m.group(1).contains(label)) {
+                return Long.parseLong(m.group(2));
+            }
+        }
+        return 0;
+    }
+
     /** Whether the exposition has at least one sample of the metric. */
     public boolean has(String name) {
         return sums.containsKey(name);
