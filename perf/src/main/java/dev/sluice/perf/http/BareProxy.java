@@ -26,6 +26,7 @@ public final class BareProxy {
         int port = Integer.parseInt(args[0]);
         String target = args[1] + "/v1/chat/completions";
         Http1Client client = Http1Client.builder()
+            .socketOptions(options -> options.tcpNoDelay(true))
             .connectTimeout(Duration.ofSeconds(5))
             .readTimeout(Duration.ofSeconds(61))
             .followRedirects(false)
