@@ -33,19 +33,22 @@ final class BookedBlocks {
 
     private final Long2ObjectHashMap<Holders> blocks = new Long2ObjectHashMap<>();
     private final IntArrayList freeSlots = new IntArrayList();
-    private final IntArrayList matched = new IntArrayList();
     private Holders[] pool = new Holders[16];
     private int pooled;
     /** Records in {@link #blocks} with no holder left. */
     private int empties;
     private int slotLimit;
     private int[] heldBySlot = new int[64];
+    /** The slots {@link #match} recorded, {@code matched[0 .. matchedCount)}. */
+    private int[] matched = new int[64];
+    private int matchedCount;
 
     /** A slot for a new load: its bit in every block's set. */
     int newSlot() {
         int slot = freeSlots.isEmpty() ? slotLimit++ : freeSlots.removeAt(freeSlots.size() - 1);
         if (slot >= heldBySlot.length) {
             heldBySlot = Arrays.copyOf(heldBySlot, Math.max(slot + 1, heldBySlot.length * 2));
+            matched = Arrays.copyOf(matched, heldBySlot.length);
         }
         return slot;
     }
@@ -149,10 +152,15 @@ final class BookedBlocks {
      * of holders: one lookup per step, about (loads whose runs end apart) × log2(count) lookups in all.
      */
     void match(long[] sequenceHashes, int count) {
-        for (int i = 0; i < matched.size(); i++) {
-            heldBySlot[matched.getInt(i)] = 0;
+        if (matchedCount * 8 >= heldBySlot.length) {
+            // Most loads matched (a fleet sharing a prefix): one sequential fill beats a scattered clear.
+            Arrays.fill(heldBySlot, 0);
+        } else {
+            for (int i = 0; i < matchedCount; i++) {
+                heldBySlot[matched[i]] = 0;
+            }
         }
-        matched.clear();
+        matchedCount = 0;
         Holders first = count == 0 ? null : blocks.get(sequenceHashes[0]);
         if (first == null || first.size == 0) {
             return;
@@ -193,7 +201,11 @@ final class BookedBlocks {
             for (long dropped = kept.bits[w] & ~after; dropped != 0; dropped &= dropped - 1) {
                 int slot = (w << 6) + Long.numberOfTrailingZeros(dropped);
                 heldBySlot[slot] = blocks;
-                matched.addInt(slot);
+                if (matchedCount == matched.length) {
+                    // Only hashes that are no chain record a load twice.
+                    matched = Arrays.copyOf(matched, matched.length * 2);
+                }
+                matched[matchedCount++] = slot;
             }
         }
     }

@@ -32,6 +32,8 @@ public final class DefaultWorkerSelector implements WorkerSelector {
     public static final String TYPE = RouterPluginRegistry.DEFAULT_TYPE;
 
     private final int blockSize;
+    /** {@code 1.0 / blockSize} when that is exact (a power of two), else 0. */
+    private final double blockReciprocal;
     private final double overlapScoreWeight;
     private final double temperature;
     private final RandomGenerator random;
@@ -42,6 +44,7 @@ public final class DefaultWorkerSelector implements WorkerSelector {
             throw new IllegalArgumentException("blockSize must be > 0, was " + blockSize);
         }
         this.blockSize = blockSize;
+        this.blockReciprocal = Integer.bitCount(blockSize) == 1 ? 1.0 / blockSize : 0.0;
         this.overlapScoreWeight = settings.overlapScoreWeight();
         this.temperature = settings.routerTemperature();
         this.random = Objects.requireNonNull(random, "random");
@@ -55,9 +58,19 @@ public final class DefaultWorkerSelector implements WorkerSelector {
 
     /** The cost of placing the request on {@code candidate}; lower is better. */
     public double cost(SelectionInputs inputs, int candidate) {
-        long uncachedTokens = Math.max(0L, inputs.inputTokens() - (long) inputs.overlapBlocks(candidate) * blockSize);
-        double prefillBlocks = (double) (inputs.activePrefillTokens(candidate) + uncachedTokens) / blockSize;
-        double decodeBlocks = inputs.activeDecodeBlocks(candidate) + inputs.newBlocks(candidate);
+        return cost(inputs.inputTokens(), inputs.overlapBlocks(candidate), inputs.activePrefillTokens(candidate),
+            inputs.activeDecodeBlocks(candidate), inputs.newBlocks(candidate));
+    }
+
+    private double cost(long inputTokens, int overlapBlocks, long activePrefillTokens, long activeDecodeBlocks,
+                        int newBlocks) {
+        long uncachedTokens = Math.max(0L, inputTokens - (long) overlapBlocks * blockSize);
+        long prefillTokens = activePrefillTokens + uncachedTokens;
+        // Dividing by a power of two and multiplying by its reciprocal give the same double, and the product is
+        // cheaper.
+        double prefillBlocks = blockReciprocal != 0.0 ? prefillTokens * blockReciprocal
+            : (double) prefillTokens / blockSize;
+        double decodeBlocks = activeDecodeBlocks + newBlocks;
         return overlapScoreWeight * prefillBlocks + decodeBlocks;
     }
 
@@ -80,15 +93,33 @@ public final class DefaultWorkerSelector implements WorkerSelector {
         double min = Double.POSITIVE_INFINITY;
         double max = Double.NEGATIVE_INFINITY;
         int best = 0;
-        for (int i = 0; i < count; i++) {
-            double cost = cost(inputs, i);
-            costs[i] = cost;
-            // Strictly cheaper only: of equal costs the first candidate (in worker order) stays best.
-            if (cost < min) {
-                min = cost;
-                best = i;
+        if (inputs instanceof SelectionCandidates candidates) {
+            // The router's own inputs: every candidate's cost in one pass over its arrays.
+            long inputTokens = candidates.inputTokens();
+            int[] overlap = candidates.overlapBlocksArray();
+            long[] prefill = candidates.activePrefillTokensArray();
+            long[] decode = candidates.activeDecodeBlocksArray();
+            int[] fresh = candidates.newBlocksArray();
+            for (int i = 0; i < count; i++) {
+                double cost = cost(inputTokens, overlap[i], prefill[i], decode[i], fresh[i]);
+                costs[i] = cost;
+                // Strictly cheaper only: of equal costs the first candidate (in worker order) stays best.
+                if (cost < min) {
+                    min = cost;
+                    best = i;
+                }
+                max = Math.max(max, cost);
             }
-            max = Math.max(max, cost);
+        } else {
+            for (int i = 0; i < count; i++) {
+                double cost = cost(inputs, i);
+                costs[i] = cost;
+                if (cost < min) {
+                    min = cost;
+                    best = i;
+                }
+                max = Math.max(max, cost);
+            }
         }
         if (temperature == 0.0 || count == 1) {
             return best;

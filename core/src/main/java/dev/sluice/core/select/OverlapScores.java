@@ -2,7 +2,7 @@ package dev.sluice.core.select;
 
 import dev.sluice.core.api.WorkerWithDpRank;
 import java.util.Arrays;
-import org.agrona.collections.IntArrayList;
+import java.util.Objects;
 
 /**
  * The result of {@link KvIndex#findMatches}: per worker rank, how many leading blocks of the request it holds.
@@ -14,20 +14,28 @@ import org.agrona.collections.IntArrayList;
 public final class OverlapScores {
     private KvIndex index;
     private int[] blocksBySlot = new int[64];
-    private final IntArrayList matched = new IntArrayList();
+    /** The slots recorded since the last reset, {@code matched[0 .. matchedCount)}. */
+    private int[] matched = new int[64];
+    private int matchedCount;
     private long[] alive = new long[1];
     private int maxBlocks;
 
     /** Clears the previous result and sizes the buffers for {@code index}'s slots. */
     void reset(KvIndex index, int slots, int words) {
-        for (int i = 0; i < matched.size(); i++) {
-            blocksBySlot[matched.getInt(i)] = 0;
+        if (matchedCount * 8 >= blocksBySlot.length) {
+            // Most slots matched (a fleet sharing a prefix): one sequential fill beats a scattered clear.
+            Arrays.fill(blocksBySlot, 0);
+        } else {
+            for (int i = 0; i < matchedCount; i++) {
+                blocksBySlot[matched[i]] = 0;
+            }
         }
-        matched.clear();
+        matchedCount = 0;
         maxBlocks = 0;
         this.index = index;
         if (blocksBySlot.length < slots) {
             blocksBySlot = Arrays.copyOf(blocksBySlot, Math.max(slots, blocksBySlot.length * 2));
+            matched = new int[blocksBySlot.length];
         }
         if (alive.length < words) {
             alive = new long[words];
@@ -38,9 +46,10 @@ public final class OverlapScores {
         return alive;
     }
 
+    /** Records {@code blocks} for {@code slot}, below the index's slot limit; each slot once per query. */
     void record(int slot, int blocks) {
         blocksBySlot[slot] = blocks;
-        matched.addInt(slot);
+        matched[matchedCount++] = slot;
         maxBlocks = Math.max(maxBlocks, blocks);
     }
 
@@ -60,17 +69,17 @@ public final class OverlapScores {
 
     /** How many worker ranks matched at least one block. */
     public int matchedWorkers() {
-        return matched.size();
+        return matchedCount;
     }
 
     /** The {@code i}-th matched worker rank, {@code 0 <= i < matchedWorkers()}, in no particular order. */
     public WorkerWithDpRank matchedWorker(int i) {
-        return index.workerAt(matched.getInt(i));
+        return index.workerAt(matched[Objects.checkIndex(i, matchedCount)]);
     }
 
     /** The matched blocks of the {@code i}-th matched worker rank. */
     public int matchedBlocks(int i) {
-        return blocksBySlot[matched.getInt(i)];
+        return blocksBySlot[matched[Objects.checkIndex(i, matchedCount)]];
     }
 
     /** The longest match over all workers, in blocks. */

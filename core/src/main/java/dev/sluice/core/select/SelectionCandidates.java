@@ -9,7 +9,8 @@ import java.util.Objects;
  * The reusable {@link SelectionInputs} the router fills for each selection: {@link #reset} with the request, then
  * one {@link #add} per eligible worker in worker order, each optionally followed by {@link #load} and
  * {@link #capacity}. Arrays grow to the largest candidate count seen and are then reused, so a warm instance
- * allocates nothing. Plugin tests can use it to feed a selector.
+ * allocates nothing; they keep the last candidates' worker records (harmless values) so that a selection over the
+ * same workers as the last one stores no references. Plugin tests can use it to feed a selector.
  *
  * <p>Owned by the scheduler thread; not thread-safe.
  */
@@ -30,9 +31,7 @@ public final class SelectionCandidates implements SelectionInputs {
     /** Starts a new selection: no candidates, the given request. Targets may be {@code null}. */
     public SelectionCandidates reset(long inputTokens, int requestBlocks, WorkerWithDpRank softTarget,
                                      WorkerWithDpRank pinnedWorker) {
-        for (int i = 0; i < count; i++) {
-            workers[i] = null;
-        }
+        // The workers stay: the next selection mostly offers the same ones in the same places (add skips the store).
         this.inputTokens = inputTokens;
         this.requestBlocks = requestBlocks;
         this.softTarget = softTarget;
@@ -47,7 +46,10 @@ public final class SelectionCandidates implements SelectionInputs {
         if (count == workers.length) {
             grow(count * 2);
         }
-        workers[count] = worker;
+        if (workers[count] != worker) {
+            // Only a changed candidate is stored: a reference store into an old array costs a GC write barrier.
+            workers[count] = worker;
+        }
         this.overlapBlocks[count] = overlapBlocks;
         this.newBlocks[count] = newBlocks;
         activePrefillTokens[count] = 0;
@@ -70,6 +72,26 @@ public final class SelectionCandidates implements SelectionInputs {
         this.totalKvBlocks[count - 1] = totalKvBlocks;
         this.maxNumBatchedTokens[count - 1] = maxNumBatchedTokens;
         return this;
+    }
+
+    /** The overlap of candidate {@code i} at {@code [i]}, {@code 0 <= i < candidateCount()}; not to be written. */
+    int[] overlapBlocksArray() {
+        return overlapBlocks;
+    }
+
+    /** The new blocks of candidate {@code i} at {@code [i]}, {@code 0 <= i < candidateCount()}; not to be written. */
+    int[] newBlocksArray() {
+        return newBlocks;
+    }
+
+    /** The prefill tokens of candidate {@code i} at {@code [i]}, {@code 0 <= i < candidateCount()}; read only. */
+    long[] activePrefillTokensArray() {
+        return activePrefillTokens;
+    }
+
+    /** The decode blocks of candidate {@code i} at {@code [i]}, {@code 0 <= i < candidateCount()}; read only. */
+    long[] activeDecodeBlocksArray() {
+        return activeDecodeBlocks;
     }
 
     private void grow(int capacity) {

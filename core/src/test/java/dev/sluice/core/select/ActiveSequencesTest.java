@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.core.api.WorkerWithDpRank;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -145,5 +146,32 @@ class ActiveSequencesTest {
             local[i] = i < shared ? base[i] : random.nextLong(4);
         }
         return local;
+    }
+
+    @Test
+    void shouldForgetEveryMatchedRunOfTheLastMatch() {
+        long[] shared = sequence(local(1, 2, 3));
+        long[] own = sequence(local(7, 8, 9));
+        ActiveLoad[] loads = new ActiveLoad[100];
+        for (int w = 0; w < loads.length; w++) {
+            WorkerWithDpRank rank = new WorkerWithDpRank(1000 + w, 0);
+            active.add(w, rank, shared, 0);
+            loads[w] = active.load(rank);
+        }
+        active.add(100, W1, own, 0);
+
+        active.matchBooked(shared, 3);
+        for (ActiveLoad load : loads) {
+            assertEquals(0, load.newBlocksOfMatched(3));
+        }
+        assertEquals(3, active.load(W1).newBlocksOfMatched(3));
+        active.matchBooked(own, 3);
+        assertEquals(0, active.load(W1).newBlocksOfMatched(3));
+        assertEquals(3, loads[5].newBlocksOfMatched(3), "the wide match's run is gone");
+        active.matchBooked(sequence(local(9, 9)), 2);
+        assertEquals(2, active.load(W1).newBlocksOfMatched(2));
+        for (ActiveLoad load : loads) {
+            assertEquals(2, load.newBlocksOfMatched(2));
+        }
     }
 }

@@ -186,4 +186,24 @@ class KvIndexTest {
         assertEquals(W2, scores.matchedWorker(0));
         assertEquals(2, scores.matchedBlocks(0));
     }
+
+    @Test
+    void shouldForgetEveryScoreOfAWideMatchAndOfANarrowOne() {
+        // 130 ranks share block 1; rank w alone holds block 100 + w after it.
+        for (int w = 0; w < 130; w++) {
+            index.apply(stored(WorkerWithDpRank.of(w), local(1, 100 + w)));
+        }
+
+        index.findMatches(local(1, 105), scores);
+        assertEquals(130, scores.matchedWorkers());
+        index.findMatches(local(1, 107), scores);
+        assertEquals(2, scores.blocks(WorkerWithDpRank.of(7)));
+        assertEquals(1, scores.blocks(WorkerWithDpRank.of(5)), "the wide match's 2 is gone");
+        index.findMatches(local(9), scores);
+        assertEquals(0, scores.matchedWorkers());
+        assertEquals(0, scores.maxBlocks());
+        for (int w = 0; w < 130; w++) {
+            assertEquals(0, scores.blocks(WorkerWithDpRank.of(w)), "worker " + w);
+        }
+    }
 }
