@@ -91,6 +91,9 @@ class ServeFlowControlSystemTest {
                 assertEquals("interactive-v2", r.headers().firstValue("x-sluice-policy-class").orElseThrow());
             }
             assertPreempted(heldAgain.get());
+            Await.until("the router counting two preemptions and seven completions", () ->
+                metric(base, "sluice_requests_preempted_total", "model=\"m\"") >= 2
+                    && metric(base, "sluice_requests_completed_total", "model=\"m\"") >= 7);
             assertEquals(2, metric(base, "sluice_requests_preempted_total", "model=\"m\""), serve.output());
             assertEquals(7, metric(base, "sluice_requests_completed_total", "model=\"m\""), serve.output());
             assertEquals(143, serve.stop(), serve.output());
