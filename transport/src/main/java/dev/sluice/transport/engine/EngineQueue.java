@@ -1,10 +1,13 @@
 package dev.sluice.transport.engine;
 
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * Hands one request's engine callbacks from the engine's thread to the HTTP handler's thread, which blocks in
- * {@link #take}. The engine thread never blocks: the queue is unbounded (a request has at most max_tokens tokens).
+ * Hands one request's engine callbacks from the engine's thread to the HTTP handler's thread, which waits in
+ * {@link #take} or {@link #takeBatched}. The engine thread never blocks: the queue is unbounded (a request has at
+ * most max_tokens tokens) and lock-free, and a callback wakes the handler only when it is parked waiting for it
+ * (a handler that takes a busy queue is never woken). One handler thread takes; callbacks may come from any thread.
  */
 public final class EngineQueue implements EngineListener {
     /** One callback. */
@@ -34,7 +37,11 @@ public final class EngineQueue implements EngineListener {
         }
     }
 
-    private final LinkedBlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
+    private final ConcurrentLinkedQueue<Signal> signals = new ConcurrentLinkedQueue<>();
+    /** The handler while it is parked in a take, else {@code null}. */
+    private volatile Thread waiter;
+    /** True while the parked handler waits for the end only: a token then does not wake it. */
+    private volatile boolean endOnly;
 
     /** An empty queue. */
     public EngineQueue() {
@@ -42,31 +49,79 @@ public final class EngineQueue implements EngineListener {
 
     @Override
     public void onToken(int tokenId) {
-        signals.add(new Token(tokenId));
+        add(new Token(tokenId));
     }
 
     @Override
     public void onText(String text) {
-        signals.add(new Token(UNKNOWN_TOKEN_ID, text));
+        add(new Token(UNKNOWN_TOKEN_ID, text));
     }
 
     @Override
     public void onFinished(FinishReason reason, long promptTokens, long completionTokens) {
-        signals.add(new Finished(reason, promptTokens, completionTokens));
+        add(new Finished(reason, promptTokens, completionTokens));
     }
 
     @Override
     public void onError(String message) {
-        signals.add(new Failed(message));
+        add(new Failed(message));
     }
 
     @Override
     public void onError(ErrorKind kind, String message) {
-        signals.add(new Failed(kind, message));
+        add(new Failed(kind, message));
     }
 
-    /** The next callback, waiting for it; on the handler's (virtual) thread. */
+    private void add(Signal signal) {
+        signals.offer(signal);
+        // After the offer: a handler that parks after it sees the signal, one parked before it is in waiter.
+        Thread parked = waiter;
+        if (parked != null && (!endOnly || !(signal instanceof Token))) {
+            LockSupport.unpark(parked);
+        }
+    }
+
+    /**
+     * The next callback, waiting for it; on the handler's (virtual) thread.
+     *
+     * @throws InterruptedException if the thread is interrupted, on entry or while it waits.
+     */
     public Signal take() throws InterruptedException {
-        return signals.take();
+        return take(false);
+    }
+
+    /**
+     * The next callback, as {@link #take}, for a handler that needs only the whole answer: while nothing is queued it
+     * waits for the request's end (its {@link Finished} or {@link Failed}); tokens that arrive meanwhile are queued
+     * without waking it, and it then takes them one by one before the end.
+     *
+     * @throws InterruptedException if the thread is interrupted, on entry or while it waits.
+     */
+    public Signal takeBatched() throws InterruptedException {
+        return take(true);
+    }
+
+    private Signal take(boolean batched) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("engine queue take interrupted");
+        }
+        Signal signal = signals.poll();
+        if (signal != null) {
+            return signal;
+        }
+        endOnly = batched;
+        waiter = Thread.currentThread();
+        try {
+            // Polled again after publishing the waiter: a signal offered before that is seen here.
+            while ((signal = signals.poll()) == null) {
+                LockSupport.park(this);
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("engine queue take interrupted");
+                }
+            }
+            return signal;
+        } finally {
+            waiter = null;
+        }
     }
 }

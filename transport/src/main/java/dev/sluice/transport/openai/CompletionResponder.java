@@ -69,7 +69,8 @@ public final class CompletionResponder {
         StringBuilder text = new StringBuilder();
         long tokens = 0;
         while (true) {
-            switch (queue.take()) {
+            // Woken for the first token (the router hears of it then) and for the end, not for each token between.
+            switch (tokens == 0 ? queue.take() : queue.takeBatched()) {
                 case EngineQueue.Token token -> {
                     if (tokens == 0) {
                         hooks.onFirstToken();

@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * owns it.
  */
 final class CompletionStreamAdapter implements SseParser.Handler {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = ReaderJson.MAPPER;
     /** Upstream error messages are passed on to clients, cut to this length. */
     static final int MAX_MESSAGE_CHARS = 200;
 

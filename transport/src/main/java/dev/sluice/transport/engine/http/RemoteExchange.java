@@ -1,8 +1,7 @@
 package dev.sluice.transport.engine.http;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.transport.engine.EngineListener;
 import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineStream;
@@ -11,6 +10,7 @@ import dev.sluice.transport.engine.FinishReason;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webclient.http1.Http1ClientResponse;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  */
 final class RemoteExchange implements EngineStream, Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteExchange.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = ReaderJson.MAPPER;
     private static final int RUNNING = 0;
     private static final int CANCELLED = 1;
     private static final int TIMED_OUT = 2;
@@ -41,6 +41,12 @@ final class RemoteExchange implements EngineStream, Runnable {
     private static final int MAX_LINE_BYTES = 1 << 20;
     private static final int MAX_ERROR_BODY_BYTES = 4096;
     private static final long MAX_DRAIN_BYTES = 64 * 1024;
+    /**
+     * Bytes asked for per read of the answer. Helidon's client allocates a buffer of the size asked for on every read
+     * and a read returns at most one HTTP chunk (one event of an ordinary stream, a few hundred bytes), so asking for
+     * more only allocates more.
+     */
+    private static final int READ_BYTES = 1024;
 
     private final HttpEngine engine;
     private final EngineRequest request;
@@ -60,6 +66,8 @@ final class RemoteExchange implements EngineStream, Runnable {
     /** Reader thread only. */
     private long delivered;
     private boolean ended;
+    /** The reader's buffer, for the answer and then its drain. */
+    private final byte[] readBuffer = new byte[READ_BYTES];
 
     RemoteExchange(HttpEngine engine, EngineRequest request, EngineListener listener) {
         this.engine = engine;
@@ -173,7 +181,7 @@ final class RemoteExchange implements EngineStream, Runnable {
             } else {
                 read(in);
                 if (ended && abort.get() == RUNNING) {
-                    drain(in);
+                    drain(in, readBuffer);
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -188,7 +196,7 @@ final class RemoteExchange implements EngineStream, Runnable {
     private void read(InputStream in) throws IOException {
         CompletionStreamAdapter adapter = new CompletionStreamAdapter(this::text);
         SseParser parser = new SseParser(adapter, MAX_LINE_BYTES);
-        byte[] buffer = new byte[8192];
+        byte[] buffer = readBuffer;
         while (!ended && !adapter.done() && adapter.errorKind() == null) {
             int n = in.read(buffer);
             if (n < 0) {
@@ -213,23 +221,32 @@ final class RemoteExchange implements EngineStream, Runnable {
         }
     }
 
+    /**
+     * {@code {"model", "prompt": text | [ids], "max_tokens", "stream": true, "stream_options": {"include_usage":
+     * true}}}, written straight to bytes (no tree).
+     */
     private byte[] requestBody() {
-        ObjectNode json = JSON.createObjectNode().put("model", engine.settings().model());
-        if (request.promptText() != null) {
-            json.put("prompt", request.promptText());
-        } else {
-            ArrayNode ids = json.putArray("prompt");
-            for (int id : request.promptTokens()) {
-                ids.add(id);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(128 + (request.promptText() != null
+            ? request.promptText().length() : request.promptTokens().length * 7));
+        try (JsonGenerator json = JSON.getFactory().createGenerator(bytes)) {
+            json.writeStartObject();
+            json.writeStringField("model", engine.settings().model());
+            if (request.promptText() != null) {
+                json.writeStringField("prompt", request.promptText());
+            } else {
+                json.writeFieldName("prompt");
+                json.writeArray(request.promptTokens(), 0, request.promptTokens().length);
             }
-        }
-        json.put("max_tokens", request.maxTokens()).put("stream", true);
-        json.putObject("stream_options").put("include_usage", true);
-        try {
-            return JSON.writeValueAsBytes(json);
+            json.writeNumberField("max_tokens", request.maxTokens());
+            json.writeBooleanField("stream", true);
+            json.writeObjectFieldStart("stream_options");
+            json.writeBooleanField("include_usage", true);
+            json.writeEndObject();
+            json.writeEndObject();
         } catch (IOException e) {
             throw new IllegalStateException("cannot write a request body to memory", e);
         }
+        return bytes.toByteArray();
     }
 
     private void endAborted() {
@@ -290,8 +307,7 @@ final class RemoteExchange implements EngineStream, Runnable {
      * connection goes back to the client's pool and the next request skips a TCP handshake. The client already has
      * its answer; a body that goes on past 64 KiB is cut by closing it.
      */
-    private static void drain(InputStream in) {
-        byte[] skip = new byte[8192];
+    private static void drain(InputStream in, byte[] skip) {
         long total = 0;
         try {
             int n;

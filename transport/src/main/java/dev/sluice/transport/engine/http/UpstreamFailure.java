@@ -18,7 +18,7 @@ import java.util.Locale;
  * @param message what to tell the client.
  */
 record UpstreamFailure(ErrorKind kind, String message) {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = ReaderJson.MAPPER;
 
     /** No response arrived: the connection failed or timed out, or the request could not be sent. */
     static UpstreamFailure beforeResponse(Throwable cause, Duration connectTimeout) {
