@@ -8,8 +8,9 @@ import java.util.Objects;
  * does) or a virtual token counter (VTC): each tenant is charged the tokens it is served, prompt tokens not found in
  * the cache at {@code promptWeight}, cached ones at {@code cachedWeight} and generated ones at {@code outputWeight},
  * divided by the tenant's weight, and the class dispatches the head of the tenant charged least. With
- * {@code preemptOverServed}, a blocked head may also take a worker back from a more-charged tenant's request of the
- * same class that has not produced its first byte (the scheduler's preemption path).
+ * {@code preemptOverServed}, a blocked head may also take a worker back from an over-served tenant's request of the
+ * same class that has not produced its first byte (the scheduler's preemption path): a tenant charged at least as
+ * much, within VTC's bound of twice one request's charge, and holding more requests in service.
  *
  * @param mode          {@link Mode#NONE} or {@link Mode#VTC}.
  * @param promptWeight  charge per uncached prompt token; finite, non-negative.
@@ -18,7 +19,7 @@ import java.util.Objects;
  * @param maxTenants    tenants tracked at once (least recently seen forgotten first); at least 1.
  * @param tenantWeights per-tenant share weights (default 1.0); each finite and greater than zero.
  * @param preemptOverServed whether the head of the least-charged tenant, blocked because every worker is busy, may
- *                      preempt an unanswered request of this class from a tenant charged more ({@code vtc:
+ *                      preempt an unanswered request of this class from an over-served tenant ({@code vtc:
  *                      preempt_over_served}, default false).
  */
 public record TenantFairness(Mode mode, double promptWeight, double cachedWeight, double outputWeight, int maxTenants,

@@ -264,11 +264,11 @@ public final class PolicyQueues {
     /**
      * Whether the tenant of {@code victim} (dispatched from {@code head}'s tenant-fair class, in service) is
      * over-served against the tenant of {@code head} (a queued entry): another tenant, charged at least as much less
-     * twice the victim's prompt charge, and holding two more requests in service, or one
-     * more and more queued; then how much more it is charged, that margin included (0 or above), else -1 (also for
-     * another class or a class without fairness). O(1); read-only (preemption of over-served tenants).
+     * twice the largest charge one request has caused in the class, and holding two more requests in service, or one
+     * more and more queued; then how many more requests it holds in service (1 or above), else -1 (also for another
+     * class or a class without fairness). O(1); read-only (preemption of over-served tenants).
      */
-    public double overServed(QueueEntry victim, QueueEntry head) {
+    public int overServed(QueueEntry victim, QueueEntry head) {
         TenantLanes t = classes[head.classIndex()].tenants;
         return t == null ? -1 : t.overServed(victim, head);
     }

@@ -23,8 +23,9 @@ import org.agrona.collections.Object2IntHashMap;
  */
 final class TenantLanes {
     /**
-     * Counters within this many times a request's prompt charge count as level for preemption: VTC bounds the gap
-     * between backlogged tenants' service by twice one request's charge (Sheng et al., OSDI '24).
+     * Counters within this many times the largest charge of one request count as level for preemption: VTC bounds the
+     * gap between backlogged tenants' service by twice one request's charge, prompt and output (Sheng et al., OSDI
+     * '24).
      */
     static final double LEVEL_MARGIN = 2.0;
     /** The slot of requests without a tenant, and of new tenants while every slot is held. */
@@ -50,6 +51,8 @@ final class TenantLanes {
     private int used = 1;
     private int holding;
     private double floor;
+    /** The largest counter increase one request has caused in these lanes (its prompt, then prompt and output). */
+    private double largestRequest;
     int queued;
 
     TenantLanes(ClassQueue owner, TenantFairness fairness) {
@@ -123,7 +126,9 @@ final class TenantLanes {
         double least = heapSize > 0 ? Math.min(counter[heap[0]], counter[s]) : counter[s];
         floor = Math.max(floor, least);
         inService[s]++;
-        charge(s, promptCharge(entry));
+        double prompt = promptCharge(entry);
+        largestRequest = Math.max(largestRequest, prompt / weight[s]);
+        charge(s, prompt);
         entry.servedBy = this;
     }
 
@@ -133,8 +138,11 @@ final class TenantLanes {
             return;
         }
         entry.servedBy = null;
-        inService[entry.tenantSlot]--;
-        charge(entry.tenantSlot, fairness.outputWeight() * Math.max(0, outputTokens));
+        int s = entry.tenantSlot;
+        inService[s]--;
+        double output = fairness.outputWeight() * Math.max(0, outputTokens);
+        largestRequest = Math.max(largestRequest, (promptCharge(entry) + output) / weight[s]);
+        charge(s, output);
         release(entry);
     }
 
@@ -166,24 +174,25 @@ final class TenantLanes {
     /**
      * Whether the tenant of {@code victim} (dispatched from these lanes, in service) is over-served against the
      * tenant of {@code head} (queued here): another tenant, charged at least as much as the head's tenant less
-     * {@link #LEVEL_MARGIN} times the victim's prompt charge (VTC's own bound on counter gaps, so a tenant charged for
-     * a request moments ago still counts as level), and holding at least two more
+     * {@link #LEVEL_MARGIN} times the largest charge one request has caused here (VTC's own bound on counter gaps, so
+     * a tenant charged for a request or two moments ago still counts as level), and holding at least two more
      * requests in service, or one more and more requests queued. Then taking one from it leaves the head's tenant
      * neither holding more nor, level, queuing more, so the victim's tenant may not take it straight back. Returns how
-     * much more it is charged, the margin included (0 or above), else -1.
+     * many more requests the victim's tenant holds in service than the head's (1 or above), else -1: the tenant
+     * holding the most capacity loses first, not the one whose counter happens to be highest within the margin.
      */
-    double overServed(QueueEntry victim, QueueEntry head) {
+    int overServed(QueueEntry victim, QueueEntry head) {
         int v = victim.tenantSlot;
         int h = head.tenantSlot;
-        double excess = h < 0 ? -1 : counter[v] + LEVEL_MARGIN * promptCharge(victim) - counter[h];
-        if (victim.servedBy != this || h < 0 || v == h || excess < 0) {
+        if (victim.servedBy != this || h < 0 || v == h
+            || counter[v] + LEVEL_MARGIN * largestRequest < counter[h]) {
             return -1;
         }
         int lead = inService[v] - inService[h];
         if (lead < 1 || (lead == 1 && queuedIn(v) <= queuedIn(h))) {
             return -1;
         }
-        return excess;
+        return lead;
     }
 
     private double promptCharge(QueueEntry entry) {

@@ -22,16 +22,17 @@ import java.util.List;
  *
  * <p><b>Over-served tenants.</b> In a tenant-fair class with {@code vtc: preempt_over_served: true} the blocked head
  * (the head of the tenant charged least) may also take a worker from an unanswered request of its own class whose
- * tenant is over-served ({@link PolicyQueues#overServed}: charged at least as much less twice the victim's prompt
- * charge, VTC's own bound on the counter gap, and holding two more requests in service, or one more and more queued):
- * the tenant charged most first, its youngest request first, and only when the rule above offers no victim. When the
- * head of the tenant charged least finds none (its tenant is the over-served one, charged less only by the latest
- * charges of the tenant ranked next), the head of the tenant ranked next ({@link PolicyQueues#runnerUpHead}) may. It
- * goes the same way (the host asked, aborted as {@code preempted}, counted, journaled). A tenant never preempts its
- * own work or that of a tenant charged less by more than that margin; the swap leaves the preempting tenant neither
- * holding more than its victim's nor, level, queuing more, so the victim's tenant cannot take the worker straight
- * back; and at most one such preemption happens per {@link #newDispatchCycle dispatch round} (the dispatch after each
- * message).
+ * tenant is over-served ({@link PolicyQueues#overServed}: charged at least as much less twice the largest charge one
+ * request has caused in the class, VTC's own bound on the counter gap, and holding two more requests in service, or one
+ * more and more queued): the tenant holding the most requests in service first (so a light tenant holding two is not
+ * taken from while the heavy one holds dozens), its youngest request first, and only when the rule above offers no
+ * victim. When the head of the tenant charged least finds none (its tenant is the over-served one, charged less only
+ * by the latest charges of the tenant ranked next), the head of the tenant ranked next ({@link
+ * PolicyQueues#runnerUpHead}) may. It goes the same way (the host asked, aborted as {@code preempted}, counted,
+ * journaled). A tenant never preempts its own work or that of a tenant charged less by more than that margin; the swap
+ * leaves the preempting tenant neither holding more than its victim's nor, level, queuing more, so the victim's tenant
+ * cannot take the worker straight back; and at most one such preemption happens per {@link #newDispatchCycle dispatch
+ * round} (the dispatch after each message).
  *
  * <p>Cost: nothing for a profile without a preemptible class or a class preempting over-served tenants; else O(live
  * requests) per blocked head, once per dispatch pass that leaves a blocked head. Pinned requests (exact lanes) do not
@@ -143,8 +144,8 @@ final class Preemptor {
 
     /**
      * The best victim for {@code head}: an outranked request first ({@link #before}), else, when the class preempts
-     * over-served tenants and the round's budget allows, the youngest request of the over-served tenant charged most;
-     * sets {@link #victimOverServed}.
+     * over-served tenants and the round's budget allows, the youngest request of the over-served tenant holding the
+     * most requests in service; sets {@link #victimOverServed}.
      */
     private LiveRequest victimFor(LiveRequest head, PolicyClassSpec spec, List<PolicyClassSpec> classes,
                                   PolicyQueues queues) {
@@ -152,7 +153,7 @@ final class Preemptor {
         boolean overServedAllowed = overServedLeft > 0 && spec.tenantFairness().preemptsOverServed();
         LiveRequest best = null;
         LiveRequest fair = null;
-        double fairExcess = 0;
+        int fairLead = 0;
         for (LiveRequest candidate : lifecycles.live()) {
             int index = candidate.classIndex();
             if (candidate.phase() != LifecyclePhase.SENT || candidate.preemptRefused || index < 0
@@ -164,12 +165,12 @@ final class Preemptor {
                     best = candidate;
                 }
             } else if (overServedAllowed && best == null && index == head.classIndex()) {
-                double excess = queues.overServed(candidate, head);
-                if (excess >= 0 && (fair == null || excess > fairExcess
-                    || (excess == fairExcess && candidate.lifecycleId > fair.lifecycleId))
+                int lead = queues.overServed(candidate, head);
+                if (lead > 0 && (fair == null || lead > fairLead
+                    || (lead == fairLead && candidate.lifecycleId > fair.lifecycleId))
                     && workers.freedBy(spec, candidate)) {
                     fair = candidate;
-                    fairExcess = excess;
+                    fairLead = lead;
                 }
             }
         }

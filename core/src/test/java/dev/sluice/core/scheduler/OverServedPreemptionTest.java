@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Preemption inside a tenant-fair class ({@code vtc: preempt_over_served: true}) on a stepped router and a manual
- * clock: the blocked head of the least-charged tenant takes the worker of the youngest unanswered request of an
- * over-served tenant of its class, which ends {@code preempted} exactly as a cross-class victim does; a tenant never
+ * clock: the blocked head of the least-charged tenant takes the worker of the youngest unanswered request of the
+ * over-served tenant of its class holding the most requests in service (level within twice the largest charge of one
+ * request), which ends {@code preempted} exactly as a cross-class victim does; a tenant never
  * preempts its own work, nor a tenant holding one more request in service and queuing no more, nor a request that
  * responded;
  * at most one such preemption per dispatch round; without the key nothing is preempted.
@@ -161,17 +162,30 @@ class OverServedPreemptionTest {
         }
     }
 
+    /**
+     * Tenant {@code t} is served {@code n} requests of 100 prompt tokens at once, each ending after 500 generated
+     * tokens: charged 100 + 1000 each, it ends ahead of the floor a newcomer is lifted to (its counter before its last
+     * dispatch) by 100 + n · 1000, more than twice one request's charge for n of 3 or more.
+     */
+    private static void serveAtOnce(SteppedRouter r, PreemptionHost host, String t, int n) {
+        long[] ids = new long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = submit(r, host, t + "0-" + i, t);
+        }
+        for (long id : ids) {
+            r.router.completed(id, 600);
+            r.step();
+        }
+    }
+
     @Test
     void shouldPreemptAtMostOncePerDispatchRound() throws Exception {
         PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = router(new RecordingClassifier(), true, 5)) {
-            // Each light tenant is first served a large request, so it is charged more than heavy for a while.
+            // Each light tenant is first served four requests at once, so it is charged more than heavy for a while:
+            // a 4400, b 4700, c 5000, and heavy, lifted to 900, 1400 once its first five are dispatched.
             for (String t : List.of("a", "b", "c")) {
-                long first = r.router.submit(AdmissionRequest.builder(t + "0").inputTokens(1000).tenant(t).build(),
-                    host);
-                r.step();
-                r.router.completed(first, 1000);
-                r.step();
+                serveAtOnce(r, host, t, 4);
             }
             long[] heavy = new long[6];
             for (int i = 0; i < heavy.length; i++) {
@@ -181,10 +195,10 @@ class OverServedPreemptionTest {
             long b = submit(r, host, "b1", "b");
             long c = submit(r, host, "c1", "c");
             assertEquals(0, r.router.stats().preempted(), "heavy is the least charged, by more than"
-                + " twice a heavy request's prompt; its own work is safe");
+                + " twice the largest charge of one request (1100); its own work is safe");
             // heavy's generated tokens charge it past the light tenants: in this one round a1 takes the freed
             // worker, b1 preempts, and c1 must wait for the next round.
-            r.router.completed(heavy[0], 400);
+            r.router.completed(heavy[0], 2100);
             r.step();
             assertTrue(host.dispatched.containsKey(a) && host.dispatched.containsKey(b));
             assertTrue(host.preempted.containsKey(heavy[4]), "the youngest heavy request in service");
@@ -194,6 +208,25 @@ class OverServedPreemptionTest {
             assertTrue(host.dispatched.containsKey(c), "the next round takes the next");
             assertTrue(host.preempted.containsKey(heavy[3]));
             assertEquals(2, r.router.stats().preempted());
+        }
+    }
+
+    @Test
+    void shouldTakeFromTheTenantHoldingTheMostRequestsInServiceNotTheOneChargedMost() throws Exception {
+        PreemptionHost host = new PreemptionHost();
+        try (SteppedRouter r = router(new RecordingClassifier(), true, 5)) {
+            submit(r, host, "h1", "heavy");
+            submit(r, host, "h2", "heavy");
+            long h3 = submit(r, host, "h3", "heavy");
+            submit(r, host, "m1", "mid");
+            long m2 = submit(r, host, "m2", "mid");
+            submit(r, host, "h4", "heavy");
+            // heavy (300, three in service) and mid (400, two) are both over-served against light, lifted to 300.
+            long light = submit(r, host, "l1", "light");
+            assertTrue(host.preempted.containsKey(h3), "the youngest request of the tenant holding the most");
+            assertFalse(host.preempted.containsKey(m2), "mid is charged more, but holds fewer");
+            assertEquals(host.dispatched.get(h3), host.dispatched.get(light));
+            assertEquals(1, r.router.stats().preempted());
         }
     }
 
@@ -225,14 +258,31 @@ class OverServedPreemptionTest {
     }
 
     @Test
-    void shouldNotLetTheNextTenantsHeadPreemptATenantChargedLessByMoreThanOneRequest() throws Exception {
+    void shouldCountATenantAheadByLessThanTwiceTheLargestChargeOfOneRequestAsLevel() throws Exception {
         PreemptionHost host = new PreemptionHost();
         try (SteppedRouter r = router(new RecordingClassifier(), true, 2)) {
             serveLight(r, host, 1000);
             submit(r, host, "h1", "heavy");
-            submit(r, host, "h2", "heavy");
-            submit(r, host, "h3", "heavy");
-            // light (over 1000) is ahead of heavy (200) by more than twice a heavy request's prompt (100).
+            long h2 = submit(r, host, "h2", "heavy");
+            long h3 = submit(r, host, "h3", "heavy");
+            // light (250 + 2 · 750 = 1750) is ahead of heavy (200) by far more than twice a heavy prompt (100), but
+            // by less than twice the largest charge of one request, its own 1750: VTC's bound, so level.
+            long light = submit(r, host, "l1", "light");
+            assertTrue(host.preempted.containsKey(h2), "the youngest heavy request in service");
+            assertEquals(host.dispatched.get(h2), host.dispatched.get(light));
+            assertFalse(host.dispatched.containsKey(h3));
+        }
+    }
+
+    @Test
+    void shouldNotLetTheNextTenantsHeadPreemptATenantChargedLessByMoreThanTwiceTheLargestRequest() throws Exception {
+        PreemptionHost host = new PreemptionHost();
+        try (SteppedRouter r = router(new RecordingClassifier(), true, 4)) {
+            serveAtOnce(r, host, "light", 4);
+            for (int i = 0; i < 5; i++) {
+                submit(r, host, "h" + i, "heavy");
+            }
+            // light (4400) is ahead of heavy (lifted to 300, then 700) by more than twice the largest charge (1100).
             long light = submit(r, host, "l1", "light");
             assertFalse(host.dispatched.containsKey(light));
             assertTrue(host.preempted.isEmpty());
