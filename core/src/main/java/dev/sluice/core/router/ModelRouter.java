@@ -131,7 +131,7 @@ public final class ModelRouter implements AutoCloseable {
 
     /** Submits a request that arrived now (on the router's clock). */
     public long submit(AdmissionRequest request, AdmissionListener listener) {
-        return submit(request, parts.clock().nanoTime(), listener);
+        return submit(request, CombiningScheduler.Scheduled.NOW, listener);
     }
 
     /**
@@ -149,7 +149,9 @@ public final class ModelRouter implements AutoCloseable {
         long lifecycleId = LIFECYCLE_IDS.incrementAndGet();
         if (ingress.isClosed()) {
             refuseHere(listener, lifecycleId, Rejections.SHUTTING_DOWN);
-        } else if (!ingress.tryArrive(lifecycleId, ingressAt, request, listener)) {
+        } else if (!(ingressAt == CombiningScheduler.Scheduled.NOW
+            ? ingress.tryArriveNow(lifecycleId, request, listener, parts.clock())
+            : ingress.tryArrive(lifecycleId, ingressAt, request, listener))) {
             refuseHere(listener, lifecycleId, ingress.isClosed() ? Rejections.SHUTTING_DOWN : Rejections.INGRESS_FULL);
         }
         return lifecycleId;

@@ -355,7 +355,7 @@ public final class RouterContext {
         // Combining needs a scheduler thread to hand back to; a stepped router runs every cycle on its caller anyway.
         CombiningScheduler combining = ownThread && combine
             ? new CombiningScheduler(WakeableIdleStrategy.DEFAULT_MAX_PARK_NS) : null;
-        IngressProxy ingress = combining != null ? new IngressProxy(ringSize, combining::afterPublish)
+        IngressProxy ingress = combining != null ? new IngressProxy(ringSize, combining)
             : new IngressProxy(ringSize, wakeable);
         RouterSignals signals = new RouterSignals(combining != null ? combining::wakeScheduler : wakeable::wake);
         RouterCounters counters = new RouterCounters(model);

@@ -3,6 +3,8 @@ package dev.sluice.core.scheduler;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
+import dev.sluice.core.host.AdmissionListener;
+import dev.sluice.core.host.AdmissionRequest;
 import java.util.function.LongConsumer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
@@ -14,9 +16,11 @@ import org.agrona.concurrent.IdleStrategy;
  * timers). A producer that has published a message and finds the role free takes it and runs the duty cycle itself,
  * on its own thread: its own message and whatever else is on the ring or in the inbox, as a batch, up to
  * {@value #MAX_PRODUCER_CYCLES} cycles; then it gives the role up, and if work is left it unparks the scheduler
- * thread to take it. An uncontended decision so costs one ring publish and one duty cycle on the caller's thread, no
- * wake-up; producers that meet a busy owner return at once and their messages batch on that owner, as on the
- * scheduler thread.
+ * thread to take it. An arrival that finds the role free does not go through the ring at all
+ * ({@link #arriveIfIdle}): once its producer holds the role and sees nothing pending, no message can be ahead of it,
+ * so the cycle takes it directly, first, as if it were the ring's next message. An uncontended decision so costs one
+ * compare-and-set and one duty cycle on the caller's thread, no ring slot and no wake-up; producers that meet a busy
+ * owner publish, return at once, and their messages batch on that owner, as on the scheduler thread.
  *
  * <p>Single writer: the role is one word ({@code FREE}, {@code SCHEDULER}, {@code PRODUCER}); a thread runs a duty
  * cycle only after its compare-and-set from {@code FREE} succeeded and until its volatile store of {@code FREE}, so
@@ -63,10 +67,20 @@ public final class CombiningScheduler implements Agent, IdleStrategy {
     private boolean idling;
     private long idleSince;
 
-    /** What the role runs: a duty cycle and the check for work not yet taken. */
+    /** What the role runs: a duty cycle, the check for work not yet taken, and a cycle that takes an arrival first. */
     public interface Scheduled extends Agent {
         /** True when the ring or the inbox holds work no cycle has taken yet (any thread). */
         boolean hasPendingWork();
+
+        /** An ingress time that stands for the clock reading of the cycle that takes the arrival. */
+        long NOW = Long.MIN_VALUE;
+
+        /**
+         * One duty cycle that handles this arrival first, exactly as if it were the next message on the ring; the
+         * caller holds the role and found no pending work, so nothing is ahead of it. {@code ingressAt} may be
+         * {@link #NOW}.
+         */
+        int doWork(long lifecycleId, long ingressAt, AdmissionRequest request, AdmissionListener listener);
     }
 
     /** The default spin window, parking for at most {@code maxParkNs}. */
@@ -173,26 +187,71 @@ public final class CombiningScheduler implements Agent, IdleStrategy {
     public void afterPublish() {
         Scheduled cycle = agent;
         while ((int) OWNER.getVolatile(this) == FREE && OWNER.compareAndSet(this, FREE, PRODUCER)) {
-            int cycles = 0;
-            try {
-                do {
-                    cycle.doWork();
-                    cycles++;
-                } while (cycles < MAX_PRODUCER_CYCLES && cycle.hasPendingWork());
-            } catch (Exception e) {
-                // The scheduler's cycle contains its own failures; only a broken agent gets here.
-                throw new IllegalStateException("the duty cycle failed on a producer", e);
-            } finally {
-                OWNER.setVolatile(this, FREE);
-            }
-            if (!cycle.hasPendingWork()) {
-                return;
-            }
-            if (cycles >= MAX_PRODUCER_CYCLES) {
-                wakeScheduler();
+            if (!runHeld(cycle, false, 0, 0, null, null)) {
                 return;
             }
         }
+    }
+
+    /**
+     * A producer's arrival, before it is published: if the role is free and, once this producer holds it, neither the
+     * ring nor the inbox holds anything, the arrival is handed to a duty cycle directly (no ring slot, publish or
+     * poll), then the cycles go on as after a publish. False when the role is busy or work is pending (which this
+     * producer then runs first, if it got the role): the caller publishes the arrival through the ring.
+     */
+    public boolean arriveIfIdle(long lifecycleId, long ingressAt, AdmissionRequest request,
+                                AdmissionListener listener) {
+        if ((int) OWNER.getVolatile(this) != FREE || !OWNER.compareAndSet(this, FREE, PRODUCER)) {
+            return false;
+        }
+        Scheduled cycle = agent;
+        if (cycle.hasPendingWork()) {
+            // Messages ahead of this one: they go first, and this one behind them through the ring.
+            if (runHeld(cycle, false, 0, 0, null, null)) {
+                afterPublish();
+            }
+            return false;
+        }
+        if (runHeld(cycle, true, lifecycleId, ingressAt, request, listener)) {
+            afterPublish();
+        }
+        return true;
+    }
+
+    /**
+     * A producer holding the role: one cycle (taking the given arrival first when {@code direct}), then more while
+     * work is pending, up to {@value #MAX_PRODUCER_CYCLES}; then gives the role up. True when work was left but the
+     * role is free and the cycle budget not spent, so the caller tries to take the role again; when the budget is
+     * spent, the scheduler thread is woken for the rest.
+     */
+    private boolean runHeld(Scheduled cycle, boolean direct, long lifecycleId, long ingressAt,
+                            AdmissionRequest request, AdmissionListener listener) {
+        int cycles = 0;
+        try {
+            if (direct) {
+                cycle.doWork(lifecycleId, ingressAt, request, listener);
+            } else {
+                cycle.doWork();
+            }
+            cycles++;
+            while (cycles < MAX_PRODUCER_CYCLES && cycle.hasPendingWork()) {
+                cycle.doWork();
+                cycles++;
+            }
+        } catch (Exception e) {
+            // The scheduler's cycle contains its own failures; only a broken agent gets here.
+            throw new IllegalStateException("the duty cycle failed on a producer", e);
+        } finally {
+            OWNER.setVolatile(this, FREE);
+        }
+        if (!cycle.hasPendingWork()) {
+            return false;
+        }
+        if (cycles >= MAX_PRODUCER_CYCLES) {
+            wakeScheduler();
+            return false;
+        }
+        return true;
     }
 
     /**

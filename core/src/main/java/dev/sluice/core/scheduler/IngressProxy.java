@@ -12,6 +12,7 @@ import dev.sluice.core.kv.KvEvent;
 import java.util.OptionalLong;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.BitUtil;
+import org.agrona.concurrent.NanoClock;
 
 /**
  * Sends commands to one router's scheduler over its ingress ring (a Disruptor multi-producer ring buffer), from any
@@ -29,6 +30,8 @@ public final class IngressProxy {
     private final RingBuffer<IngressEvent> ring;
     private final int arrivalReserve;
     private final Runnable published;
+    /** Takes arrivals on an idle scheduler without the ring ({@code combine}), or {@code null}. */
+    private final CombiningScheduler combining;
     private volatile boolean closed;
 
     /**
@@ -45,21 +48,68 @@ public final class IngressProxy {
      * @param published run after each publish, on the producer's thread (wakes or runs the scheduler).
      */
     public IngressProxy(int slots, Runnable published) {
+        this(slots, published, null);
+    }
+
+    /**
+     * For {@code scheduler_idle: combine}: an arrival on an idle scheduler is handed to {@code combining} without a
+     * ring slot ({@link CombiningScheduler#arriveIfIdle}); every other message is published and then runs or leaves
+     * the cycle through {@link CombiningScheduler#afterPublish}.
+     *
+     * @param slots as above.
+     */
+    public IngressProxy(int slots, CombiningScheduler combining) {
+        this(slots, combining::afterPublish, combining);
+    }
+
+    private IngressProxy(int slots, Runnable published, CombiningScheduler combining) {
         if (!BitUtil.isPowerOfTwo(slots) || slots < 16) {
             throw new IllegalArgumentException("ringSize must be a power of two >= 16, was " + slots);
         }
         this.ring = RingBuffer.createMultiProducer(IngressEvent::new, slots, new BusySpinWaitStrategy());
         this.arrivalReserve = slots / 4;
         this.published = published;
+        this.combining = combining;
     }
 
     RingBuffer<IngressEvent> ring() {
         return ring;
     }
 
-    /** Publishes an arrival unless the ring is closed or short of room; false means refuse it as capacity. */
+    /**
+     * Publishes an arrival (or, combining, hands it to an idle scheduler's cycle) unless the ring is closed or short
+     * of room; false means refuse it as capacity.
+     */
     public boolean tryArrive(long lifecycleId, long ingressAt, AdmissionRequest request, AdmissionListener listener) {
-        if (closed || ring.remainingCapacity() <= arrivalReserve) {
+        if (closed) {
+            return false;
+        }
+        if (combining != null && combining.arriveIfIdle(lifecycleId, ingressAt, request, listener)) {
+            return true;
+        }
+        return publishArrival(lifecycleId, ingressAt, request, listener);
+    }
+
+    /**
+     * As {@link #tryArrive}, for an arrival at the moment of this call on {@code clock}: an idle scheduler's cycle
+     * that takes it directly stamps it with that cycle's own clock reading (one read for both), else it is stamped
+     * here and published.
+     */
+    public boolean tryArriveNow(long lifecycleId, AdmissionRequest request, AdmissionListener listener,
+                                NanoClock clock) {
+        if (closed) {
+            return false;
+        }
+        if (combining != null
+            && combining.arriveIfIdle(lifecycleId, CombiningScheduler.Scheduled.NOW, request, listener)) {
+            return true;
+        }
+        return publishArrival(lifecycleId, clock.nanoTime(), request, listener);
+    }
+
+    private boolean publishArrival(long lifecycleId, long ingressAt, AdmissionRequest request,
+                                   AdmissionListener listener) {
+        if (ring.remainingCapacity() <= arrivalReserve) {
             return false;
         }
         long sequence;

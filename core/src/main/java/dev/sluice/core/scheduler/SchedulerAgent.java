@@ -4,6 +4,7 @@ import com.lmax.disruptor.EventPoller;
 import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionListener;
+import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.host.SchedulerObserver;
 import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.queue.PolicyQueues;
@@ -44,6 +45,8 @@ public final class SchedulerAgent implements CombiningScheduler.Scheduled {
     private final IngressProxy ingress;
     private final EventPoller<IngressEvent> poller;
     private final EventPoller.Handler<IngressEvent> handler = this::onIngress;
+    /** The slot of an arrival a producer hands over without the ring. */
+    private final IngressEvent direct = new IngressEvent();
     private final int eventsPerCycle;
     private final RouterSignals signals;
     private final RouterCounters counters;
@@ -105,12 +108,28 @@ public final class SchedulerAgent implements CombiningScheduler.Scheduled {
      */
     @Override
     public int doWork() {
+        return guardedCycle(null);
+    }
+
+    /**
+     * One duty cycle, as {@link #doWork()}, that handles this arrival before the ring's messages, as if it were the
+     * next of them: a producer of the combining mode that holds the role and found the ring and the inbox empty hands
+     * it over without publishing it. The arrival goes through the same slot handling as a ring message (a preallocated
+     * slot of the agent's own), so it is refused, registered, classified, failed and journaled the same way.
+     */
+    @Override
+    public int doWork(long lifecycleId, long ingressAt, AdmissionRequest request, AdmissionListener listener) {
+        direct.arrival(lifecycleId, ingressAt, request, listener);
+        return guardedCycle(direct);
+    }
+
+    private int guardedCycle(IngressEvent first) {
         SchedulerWatchdog dog = watchdog;
         if (dog != null) {
             dog.cycleStarted();
         }
         try {
-            return cycle();
+            return cycle(first);
         } catch (Throwable t) {
             counters.increment(RouterCounters.Counter.SCHEDULER_ERRORS);
             if (cycleFailures++ % 10_000 == 0) {
@@ -124,17 +143,23 @@ public final class SchedulerAgent implements CombiningScheduler.Scheduled {
         }
     }
 
-    private int cycle() {
+    /** One duty cycle; {@code first}, when not null, is handled before the ring's messages. */
+    private int cycle(IngressEvent first) {
         nowNs = clock.nanoTime();
         flow.now(nowNs);
         eventsThisCycle = 0;
         // Before any message: the deadlines passed before this instant, whatever the instant brings.
         int work = flow.expireQueued();
-        try {
-            poller.poll(handler);
-        } catch (Exception e) {
-            // The handler contains every failure, so only the poller itself can get here.
-            throw new IllegalStateException("the ingress poller failed", e);
+        if (first != null && first.value == NOW) {
+            first.value = nowNs;
+        }
+        if (first == null || onIngress(first, -1, true)) {
+            try {
+                poller.poll(handler);
+            } catch (Exception e) {
+                // The handler contains every failure, so only the poller itself can get here.
+                throw new IllegalStateException("the ingress poller failed", e);
+            }
         }
         work += eventsThisCycle;
         work += drainInbox();

@@ -1,5 +1,7 @@
 package dev.sluice.core.scheduler;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.NanoClock;
@@ -9,24 +11,42 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Watches one router's scheduler for duty cycles that run too long, which means a plugin (or an observer) blocks
- * the scheduler thread: every admission and event of that model waits meanwhile. The scheduler stamps the start of
- * each cycle; a daemon thread samples the stamp and, for each cycle past the threshold, counts one overrun and logs
- * the scheduler thread's stack once, which names the blocking call. With a {@link PluginCallGuard} (a
- * classification timeout) it also interrupts a plugin call that has blocked the scheduler past the timeout.
+ * the scheduler thread: every admission and event of that model waits meanwhile. The scheduler numbers each cycle as
+ * it starts and clears the number as it ends (two release stores, no clock read, so the watch costs the cycle next to
+ * nothing); a daemon thread samples the number and, for each cycle it finds still running a threshold after it first
+ * saw it (so the cycle ran at least that long), counts one overrun and logs the scheduler thread's stack once, which
+ * names the blocking call. With a {@link PluginCallGuard} (a classification timeout) it also interrupts a plugin call
+ * that has blocked the scheduler past the timeout.
  *
  * <p>{@link #cycleStarted}/{@link #cycleEnded} on the scheduler thread; the rest on the watchdog's thread.
  */
 public final class SchedulerWatchdog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerWatchdog.class);
+    private static final VarHandle RUNNING;
+
+    static {
+        try {
+            RUNNING = MethodHandles.lookup().findVarHandle(SchedulerWatchdog.class, "running", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final NanoClock clock;
     private final long thresholdNs;
     private final PluginCallGuard guard;
     private final AtomicCounter overruns;
     private final Thread thread;
-    private volatile long cycleStart;
+    /** The number of the duty cycle running now, 0 between cycles; accessed through {@link #RUNNING}. */
+    @SuppressWarnings("unused")
+    private volatile long running;
+    /** Cycles started; written by whoever runs the cycle (one thread at a time, each seeing the last one's writes). */
+    private long started;
     private volatile Thread scheduler;
     private volatile boolean closed;
+    /** Watchdog thread: the cycle seen running at the last look, and when it was first seen. */
+    private long watched;
+    private long watchedSince;
     private long reportedCycle;
 
     /**
@@ -47,19 +67,19 @@ public final class SchedulerWatchdog implements AutoCloseable {
         thread.start();
     }
 
-    /** Scheduler thread: a duty cycle starts now (real time: the watchdog judges wall-clock stalls). */
+    /** Scheduler thread: a duty cycle starts (the watchdog times it on its own, wall-clock, thread). */
     void cycleStarted() {
         // The thread running the cycle: with the combining mode a producer may run it.
         Thread current = Thread.currentThread();
         if (scheduler != current) {
             scheduler = current;
         }
-        cycleStart = clock.nanoTime();
+        RUNNING.setRelease(this, ++started);
     }
 
     /** Scheduler thread: the duty cycle ended. */
     void cycleEnded() {
-        cycleStart = 0;
+        RUNNING.setRelease(this, 0L);
     }
 
     /** Duty cycles that ran past the threshold so far. */
@@ -77,9 +97,12 @@ public final class SchedulerWatchdog implements AutoCloseable {
             if (guard != null) {
                 guard.cutIfOverdue(now);
             }
-            long start = cycleStart;
-            if (thresholdNs > 0 && start != 0 && start != reportedCycle && now - start > thresholdNs) {
-                reportedCycle = start;
+            long cycle = (long) RUNNING.getAcquire(this);
+            if (cycle != watched) {
+                watched = cycle;
+                watchedSince = now;
+            } else if (thresholdNs > 0 && cycle != 0 && cycle != reportedCycle && now - watchedSince > thresholdNs) {
+                reportedCycle = cycle;
                 overruns.incrementRelease();
                 report();
             }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.core.host.AdmissionListener;
+import dev.sluice.core.host.AdmissionRequest;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,12 +27,21 @@ class CombiningSchedulerTest {
 
         @Override
         public int doWork() {
+            return cycle("cycle by ");
+        }
+
+        @Override
+        public int doWork(long lifecycleId, long ingressAt, AdmissionRequest request, AdmissionListener listener) {
+            return 1 + cycle("arrival " + lifecycleId + " then cycle by ");
+        }
+
+        private int cycle(String entry) {
             if (inside++ != 0) {
                 throw new AssertionError("two duty cycles at once");
             }
             try {
                 cycles++;
-                log.add("cycle by " + role.owner());
+                log.add(entry + role.owner());
                 int handled = pending;
                 pending = 0;
                 Runnable hook = duringCycle;
@@ -170,12 +181,49 @@ class CombiningSchedulerTest {
     }
 
     @Test
+    void shouldHandAnArrivalDirectlyToTheCycleOnlyWhenTheRoleIsFreeAndNothingIsPending() throws Exception {
+        CombiningScheduler role = role(0);
+        assertTrue(role.arriveIfIdle(7, 0, null, null));
+        assertEquals(List.of("arrival 7 then cycle by " + CombiningScheduler.PRODUCER), cycle.log);
+        assertEquals(CombiningScheduler.FREE, role.owner());
+
+        cycle.log.clear();
+        cycle.pending = 1;
+        assertFalse(role.arriveIfIdle(8, 0, null, null), "work pending: the arrival goes behind it on the ring");
+        assertEquals(List.of("cycle by " + CombiningScheduler.PRODUCER), cycle.log, "the pending work ran first");
+        assertEquals(CombiningScheduler.FREE, role.owner());
+
+        cycle.log.clear();
+        role.doWork();
+        assertFalse(role.arriveIfIdle(9, 0, null, null), "the scheduler thread holds the role");
+        assertEquals(List.of("cycle by " + CombiningScheduler.SCHEDULER), cycle.log, "no cycle on the producer");
+    }
+
+    @Test
+    void shouldLeaveAnArrivalFromInsideTheProducersOwnCycleToTheRing() {
+        CombiningScheduler role = role(0);
+        boolean[] nested = {true};
+        // A callback of the direct cycle submits again: the role is held, so that arrival is published instead.
+        cycle.duringCycle = () -> {
+            nested[0] = role.arriveIfIdle(2, 0, null, null);
+            cycle.pending = 1;
+            role.afterPublish();
+        };
+        assertTrue(role.arriveIfIdle(1, 0, null, null));
+        assertFalse(nested[0]);
+        assertEquals(List.of("arrival 1 then cycle by " + CombiningScheduler.PRODUCER,
+            "cycle by " + CombiningScheduler.PRODUCER), cycle.log, "the published one in the owner's next cycle");
+        assertEquals(CombiningScheduler.FREE, role.owner());
+    }
+
+    @Test
     void shouldKeepTheRoleForGoodOnceClosed() throws Exception {
         CombiningScheduler role = role(0);
         role.onClose();
         assertEquals(CombiningScheduler.SCHEDULER, role.owner());
         cycle.pending = 1;
         role.afterPublish();
+        assertFalse(role.arriveIfIdle(1, 0, null, null));
         assertFalse(cycle.log.contains("cycle by " + CombiningScheduler.PRODUCER), "no producer cycle after close");
     }
 }
