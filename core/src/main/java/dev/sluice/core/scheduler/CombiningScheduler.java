@@ -1,10 +1,10 @@
 package dev.sluice.core.scheduler;
 
+import dev.sluice.core.host.AdmissionListener;
+import dev.sluice.core.host.AdmissionRequest;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
-import dev.sluice.core.host.AdmissionListener;
-import dev.sluice.core.host.AdmissionRequest;
 import java.util.function.LongConsumer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
