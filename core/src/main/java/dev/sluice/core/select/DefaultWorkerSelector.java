@@ -5,6 +5,7 @@ import dev.sluice.core.api.SelectionInputs;
 import dev.sluice.core.spi.RouterPluginRegistry;
 import dev.sluice.core.spi.WorkerSelector;
 import dev.sluice.core.spi.WorkerSelectorFactory;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
@@ -37,6 +38,13 @@ public final class DefaultWorkerSelector implements WorkerSelector {
     private final double overlapScoreWeight;
     private final double temperature;
     private final RandomGenerator random;
+    /** Slots in the weight memo: a power of two. */
+    private static final int WEIGHT_BITS = 6;
+    /** No cost has these bits: costs are never NaN (finite weight, finite loads). */
+    private static final long NO_COST = -1L;
+
+    private final long[] weightKeys = new long[1 << WEIGHT_BITS];
+    private final double[] weightValues = new double[1 << WEIGHT_BITS];
     private double[] costs = new double[16];
 
     public DefaultWorkerSelector(int blockSize, DefaultSelectorSettings settings, RandomGenerator random) {
@@ -90,6 +98,8 @@ public final class DefaultWorkerSelector implements WorkerSelector {
         if (costs.length < count) {
             costs = new double[Math.max(count, costs.length * 2)];
         }
+        // The cheapest one alone needs no cost kept (temperature 0, or a single candidate).
+        boolean sampling = temperature != 0.0 && count > 1;
         double min = Double.POSITIVE_INFINITY;
         double max = Double.NEGATIVE_INFINITY;
         int best = 0;
@@ -102,7 +112,9 @@ public final class DefaultWorkerSelector implements WorkerSelector {
             int[] fresh = candidates.newBlocksArray();
             for (int i = 0; i < count; i++) {
                 double cost = cost(inputTokens, overlap[i], prefill[i], decode[i], fresh[i]);
-                costs[i] = cost;
+                if (sampling) {
+                    costs[i] = cost;
+                }
                 // Strictly cheaper only: of equal costs the first candidate (in worker order) stays best.
                 if (cost < min) {
                     min = cost;
@@ -121,7 +133,7 @@ public final class DefaultWorkerSelector implements WorkerSelector {
                 max = Math.max(max, cost);
             }
         }
-        if (temperature == 0.0 || count == 1) {
+        if (!sampling) {
             return best;
         }
         return sample(count, min, max);
@@ -133,9 +145,23 @@ public final class DefaultWorkerSelector implements WorkerSelector {
             return random.nextInt(count);
         }
         double scale = (max - min) * temperature;
+        // Equal costs have equal weights: each distinct cost's exp is computed once (a fleet of ranks with the same
+        // load and overlap has few). Keyed by the cost's bits, so a hit is the very double the exp would give.
+        long[] keys = weightKeys;
+        double[] weights = weightValues;
+        Arrays.fill(keys, NO_COST);
         double sum = 0;
         for (int i = 0; i < count; i++) {
-            double weight = Math.exp(-(costs[i] - min) / scale);
+            long bits = Double.doubleToRawLongBits(costs[i]);
+            int slot = (int) ((bits * 0x9E3779B97F4A7C15L) >>> (Long.SIZE - WEIGHT_BITS));
+            double weight;
+            if (keys[slot] == bits) {
+                weight = weights[slot];
+            } else {
+                weight = Math.exp(-(costs[i] - min) / scale);
+                keys[slot] = bits;
+                weights[slot] = weight;
+            }
             costs[i] = weight;
             sum += weight;
         }
