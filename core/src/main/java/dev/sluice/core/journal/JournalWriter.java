@@ -96,8 +96,10 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
                 out.writeLong(header.schedulerNs());
                 RecordEncoder.header(out, header, epochNanos(Instant.now()));
             }
-            // The scheduler thread, not this one, appends from now on.
-            appender.singleThreadedCheckReset();
+            // The duty cycle, not this thread, appends from now on: on the scheduler thread, or with scheduler_idle
+            // combine on whichever thread holds the cycle, one at a time, each handing over to the next with a
+            // happens-before edge. Chronicle's own check would tie the appender to the first of them.
+            appender.singleThreadedCheckDisabled(true);
             JournalWriter writer = new JournalWriter(context, header, queue, appender, space, null);
             writer.cycle = appender.cycle();
             writer.retention.apply(writer.cycle);
