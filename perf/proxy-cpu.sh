@@ -123,8 +123,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
 
 echo "### CPU per forwarded request"
 echo
-echo "\`scripts/sluice serve --engine-url${SERVE_FLAGS:+ $SERVE_FLAGS}\` (journal on in \`$shown/journal\`, admission on;"
-echo "and \`--no-journal\`) and"
+echo "\`scripts/sluice serve --engine-url${SERVE_FLAGS:+ $SERVE_FLAGS}\` (journal on in \`$shown/journal\`,"
+echo "admission on; and \`--no-journal\`) and"
 echo "HAProxy (\`http-reuse always\`, \`server ... maxconn 64\`; config \`$shown/haproxy.cfg\`) in front of the same"
 echo "\`scripts/sluice mock-engine --speedup-ratio 1000\`; chat completion, 16 output tokens. Each path is warmed"
 echo "${warmup} s with \`wrk -t1 -c16\`, then measured ${secs} s with \`wrk -t1 -c16\`: CPU is utime + stime of the"
