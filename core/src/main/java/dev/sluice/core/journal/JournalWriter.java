@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * The journal stays unavailable until restart. A deleted directory raises no write error (the mapped file lives
  * on unlinked), so a {@link JournalWatch} reports it: the failure then starts with the next record or arrival.
  *
- * <p>The appender is owned by the scheduler thread: records are written only from observer callbacks. Opening
+ * <p>The appender is owned by the duty cycle: records are written only from observer callbacks, on the scheduler
+ * thread or, with {@code scheduler_idle: combine}, on whichever thread holds the cycle, one at a time. Opening
  * writes the header on the opening thread, then hands the appender over. Counters may be read from any thread
  * (approximate there).
  */
@@ -48,7 +49,7 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
     private volatile boolean available;
     private volatile AdmissionError veto;
     private volatile Throwable lastFailure;
-    // Plain fields: the scheduler thread is the only writer, and a fence per record would cost more than the write.
+    // Plain fields: the duty cycle is the only writer, and a fence per record would cost more than the write.
     private long written;
     private long dropped;
     private long failures;
