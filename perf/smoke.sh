@@ -43,7 +43,7 @@ check "Scheduling quality (balanced)" "grep -q 'ended exactly once .*: yes' '$tm
 # shellcheck disable=SC2086
 "$JAVA" $flags -cp "$jar" dev.sluice.transport.cli.SluiceMain simulate fairness --workers 2 --window 8s \
     > "$tmp/fairness.md" 2> "$tmp/fairness.log" || true
-check "Tenant fairness (19 rows)" "[ \$(grep -cE '^\| (backlogged|light-load|no-heavy) \|' '$tmp/fairness.md') = 19 ]"
+check "Tenant fairness (27 rows)" "[ \$(grep -cE '^\| (backlogged|light-load|no-heavy) \|' '$tmp/fairness.md') = 27 ]"
 # The fixed-rate HTTP generator against a mock engine on loopback: one line of six figures, no errors.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 # shellcheck disable=SC2086

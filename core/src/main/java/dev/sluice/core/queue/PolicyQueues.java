@@ -119,14 +119,27 @@ public final class PolicyQueues {
     }
 
     /**
-     * The service of a dispatched entry ended (completed, aborted, rejected after the poll, or sent back for a retry):
-     * a tenant-fair class charges its tenant the generated tokens and stops holding the tenant for it. Safe to call
-     * for any entry, once or more; only the first call after a dispatch counts.
+     * The service of a dispatched entry ended (completed, aborted, rejected after the poll; a retry is {@link
+     * #serviceRetried}): a tenant-fair class charges its tenant the generated tokens and stops holding the tenant for
+     * it. Safe to call for any entry, once or more; only the first call after a dispatch counts.
      */
     public void serviceEnded(QueueEntry entry, long outputTokens) {
         TenantLanes servedBy = entry.servedBy;
         if (servedBy != null) {
             servedBy.ended(entry, outputTokens);
+        }
+    }
+
+    /**
+     * A dispatched entry is sent back to be queued again (a failed dispatch attempt, retried): its service ends with
+     * nothing generated, and the prompt its tenant was charged at that dispatch is not charged again when the class
+     * that charged it dispatches it next. Safe to call for any entry.
+     */
+    public void serviceRetried(QueueEntry entry) {
+        TenantLanes servedBy = entry.servedBy;
+        if (servedBy != null) {
+            servedBy.ended(entry, 0);
+            entry.promptPaidTo = servedBy;
         }
     }
 
@@ -264,9 +277,10 @@ public final class PolicyQueues {
     /**
      * Whether the tenant of {@code victim} (dispatched from {@code head}'s tenant-fair class, in service) is
      * over-served against the tenant of {@code head} (a queued entry): another tenant, charged at least as much less
-     * twice the largest charge one request has caused in the class, and holding two more requests in service, or one
-     * more and more queued; then how many more requests it holds in service (1 or above), else -1 (also for another
-     * class or a class without fairness). O(1); read-only (preemption of over-served tenants).
+     * twice the largest charge one request has caused in the class, holding two more requests in service, or one
+     * more and more queued, and at least twice as many in service; then how many more requests it holds in service
+     * (1 or above), else -1 (also for another class or a class without fairness). O(1); read-only (preemption of
+     * over-served tenants).
      */
     public int overServed(QueueEntry victim, QueueEntry head) {
         TenantLanes t = classes[head.classIndex()].tenants;

@@ -34,6 +34,8 @@ public abstract class QueueEntry {
     // replaced the queues meanwhile: the end is still charged where the dispatch was).
     int tenantSlot = -1;
     TenantLanes servedBy;
+    // The tenant table that charged the prompt at a dispatch a retry sent back: its next dispatch charges no prompt.
+    TenantLanes promptPaidTo;
 
     /**
      * Takes the queue snapshot; call before {@link PolicyQueues#enqueue}.
@@ -74,6 +76,7 @@ public abstract class QueueEntry {
         tenant = null;
         tenantSlot = -1;
         servedBy = null;
+        promptPaidTo = null;
     }
 
     /**

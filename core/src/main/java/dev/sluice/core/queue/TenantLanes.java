@@ -28,6 +28,8 @@ final class TenantLanes {
      * '24).
      */
     static final double LEVEL_MARGIN = 2.0;
+    /** A victim's tenant holds at least this many times the requests in service the preempting tenant holds. */
+    static final int SERVICE_RATIO = 2;
     /** The slot of requests without a tenant, and of new tenants while every slot is held. */
     static final String OTHER = "(other)";
 
@@ -119,14 +121,15 @@ final class TenantLanes {
         release(entry);
     }
 
-    /** Charges the dispatched entry's prompt to its tenant; the entry holds the slot until {@link #ended}. */
+    /** Charges the entry's prompt (once: not again after a retry) to its tenant; it holds the slot until ended. */
     void dispatched(QueueEntry entry) {
         int s = entry.tenantSlot;
         // The entry has left its lane already, so its tenant may have left the heap: the least is taken with it.
         double least = heapSize > 0 ? Math.min(counter[heap[0]], counter[s]) : counter[s];
         floor = Math.max(floor, least);
         inService[s]++;
-        double prompt = promptCharge(entry);
+        double prompt = entry.promptPaidTo == this ? 0 : promptCharge(entry);
+        entry.promptPaidTo = null;
         largestRequest = Math.max(largestRequest, prompt / weight[s]);
         charge(s, prompt);
         entry.servedBy = this;
@@ -175,11 +178,14 @@ final class TenantLanes {
      * Whether the tenant of {@code victim} (dispatched from these lanes, in service) is over-served against the
      * tenant of {@code head} (queued here): another tenant, charged at least as much as the head's tenant less
      * {@link #LEVEL_MARGIN} times the largest charge one request has caused here (VTC's own bound on counter gaps, so
-     * a tenant charged for a request or two moments ago still counts as level), and holding at least two more
-     * requests in service, or one more and more requests queued. Then taking one from it leaves the head's tenant
-     * neither holding more nor, level, queuing more, so the victim's tenant may not take it straight back. Returns how
-     * many more requests the victim's tenant holds in service than the head's (1 or above), else -1: the tenant
-     * holding the most capacity loses first, not the one whose counter happens to be highest within the margin.
+     * a tenant charged for a request or two moments ago still counts as level), holding at least two more requests
+     * in service, or one more and more requests queued, and at least {@link #SERVICE_RATIO} times as many in service.
+     * Then taking one from it leaves the head's tenant neither holding more nor, level, queuing more, so the victim's
+     * tenant may not take it straight back; and backlogged tenants holding about as much never preempt each other
+     * over a passing lead (each preemption stays charged to the victim's tenant: taken often, it would push that
+     * tenant below its share). Returns how many more requests the victim's tenant holds in service than the head's
+     * (1 or above), else -1: the tenant holding the most capacity loses first, not the one whose counter happens to be
+     * highest within the margin.
      */
     int overServed(QueueEntry victim, QueueEntry head) {
         int v = victim.tenantSlot;
@@ -189,7 +195,7 @@ final class TenantLanes {
             return -1;
         }
         int lead = inService[v] - inService[h];
-        if (lead < 1 || (lead == 1 && queuedIn(v) <= queuedIn(h))) {
+        if (lead < 1 || (lead == 1 && queuedIn(v) <= queuedIn(h)) || inService[v] < SERVICE_RATIO * inService[h]) {
             return -1;
         }
         return lead;

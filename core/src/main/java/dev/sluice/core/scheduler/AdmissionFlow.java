@@ -298,13 +298,13 @@ final class AdmissionFlow implements Timers.Expiry {
         terminate(request, false, cause);
     }
 
-    /** A dispatch attempt failed and will be retried: back to the queue with the cached classification. */
+    /** A dispatch attempt failed and will be retried: back to the queue, its tenant's prompt charge kept (once). */
     void retry(LiveRequest request) {
         if (!request.phase().dispatched()) {
             return;
         }
         observer.onRetried(nowNs, request);
-        queues.serviceEnded(request, 0);
+        queues.serviceRetried(request);
         release(request);
         lifecycles.moveTo(request, LifecyclePhase.REGISTERED);
         counters.increment(RouterCounters.Counter.RETRIED);

@@ -23,16 +23,17 @@ import java.util.List;
  * <p><b>Over-served tenants.</b> In a tenant-fair class with {@code vtc: preempt_over_served: true} the blocked head
  * (the head of the tenant charged least) may also take a worker from an unanswered request of its own class whose
  * tenant is over-served ({@link PolicyQueues#overServed}: charged at least as much less twice the largest charge one
- * request has caused in the class, VTC's own bound on the counter gap, and holding two more requests in service, or one
- * more and more queued): the tenant holding the most requests in service first (so a light tenant holding two is not
- * taken from while the heavy one holds dozens), its youngest request first, and only when the rule above offers no
- * victim. When the head of the tenant charged least finds none (its tenant is the over-served one, charged less only
- * by the latest charges of the tenant ranked next), the head of the tenant ranked next ({@link
- * PolicyQueues#runnerUpHead}) may. It goes the same way (the host asked, aborted as {@code preempted}, counted,
- * journaled). A tenant never preempts its own work or that of a tenant charged less by more than that margin; the swap
- * leaves the preempting tenant neither holding more than its victim's nor, level, queuing more, so the victim's tenant
- * cannot take the worker straight back; and at most one such preemption happens per {@link #newDispatchCycle dispatch
- * round} (the dispatch after each message).
+ * request has caused in the class, VTC's own bound on the counter gap, holding two more requests in service, or one
+ * more and more queued, and at least twice as many: so backlogged tenants holding about as much never preempt each
+ * other, each preemption's prompt staying charged to its victim's tenant): the tenant holding the most requests in
+ * service first (so a light tenant holding two is not taken from while the heavy one holds dozens), its youngest
+ * request first, and only when the rule above offers no victim. When the head of the tenant charged least finds none
+ * (its tenant is the over-served one, charged less only by the latest charges of the tenant ranked next), the head of
+ * the tenant ranked next ({@link PolicyQueues#runnerUpHead}) may. It goes the same way (the host asked, aborted as
+ * {@code preempted}, counted, journaled). A tenant never preempts its own work or that of a tenant charged less by
+ * more than that margin; the swap leaves the preempting tenant neither holding more than its victim's nor, level,
+ * queuing more, so the victim's tenant cannot take the worker straight back; and at most one such preemption
+ * happens per {@link #newDispatchCycle dispatch round} (the dispatch after each message).
  *
  * <p>Cost: nothing for a profile without a preemptible class or a class preempting over-served tenants; else O(live
  * requests) per blocked head, once per dispatch pass that leaves a blocked head. Pinned requests (exact lanes) do not

@@ -203,4 +203,19 @@ class TenantFairnessQueueTest {
         assertEquals(0, next.tenantCounter(0, "heavy"), 1e-9, "the new table starts level");
         assertEquals(List.of("h1", "l0", "h2"), drain(next, free));
     }
+
+    @Test
+    void shouldChargeARetriedEntrysPromptOnceAcrossItsDispatches() {
+        PolicyQueues q = vtc(weights(1.0, 0.0, 2.0, 16, Map.of()));
+        QueueEntry a = req("a", 0).tenant("a").tokens(100, 0).build();
+        q.enqueue(a, 1, free);
+        assertEquals("a", poll(q, free));
+        assertEquals(100, q.tenantCounter(0, "a"), 1e-9);
+        q.serviceRetried(a);
+        q.enqueue(a, 1, free);
+        assertEquals("a", poll(q, free));
+        assertEquals(100, q.tenantCounter(0, "a"), 1e-9, "the retry's dispatch charges no prompt again");
+        q.serviceEnded(a, 5);
+        assertEquals(110, q.tenantCounter(0, "a"), 1e-9, "its output is charged as any end's");
+    }
 }

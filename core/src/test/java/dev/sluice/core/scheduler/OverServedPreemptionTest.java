@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
  * clock: the blocked head of the least-charged tenant takes the worker of the youngest unanswered request of the
  * over-served tenant of its class holding the most requests in service (level within twice the largest charge of one
  * request), which ends {@code preempted} exactly as a cross-class victim does; a tenant never
- * preempts its own work, nor a tenant holding one more request in service and queuing no more, nor a request that
- * responded;
- * at most one such preemption per dispatch round; without the key nothing is preempted.
+ * preempts its own work, nor a tenant holding one more request in service and queuing no more, nor a tenant holding
+ * fewer than twice the head tenant's requests in service, nor a request that responded; at most one such preemption
+ * per dispatch round; without the key nothing is preempted.
  */
 class OverServedPreemptionTest {
     private static final String POLICY = """
@@ -286,6 +286,45 @@ class OverServedPreemptionTest {
             long light = submit(r, host, "l1", "light");
             assertFalse(host.dispatched.containsKey(light));
             assertTrue(host.preempted.isEmpty());
+        }
+    }
+
+    /**
+     * Light is served {@code light} requests and heavy {@code heavy}, all at once on as many workers, each 100 prompt
+     * tokens (light charged less: heavy is lifted to light's counter before its last dispatch); then a light request
+     * arrives to a full fleet. Returns heavy's youngest request.
+     */
+    private static long[] holdInService(SteppedRouter r, PreemptionHost host, int light, int heavy) {
+        for (int i = 0; i < light; i++) {
+            submit(r, host, "l0-" + i, "light");
+        }
+        long youngest = -1;
+        for (int i = 0; i < heavy; i++) {
+            youngest = submit(r, host, "h0-" + i, "heavy");
+        }
+        return new long[] {youngest, submit(r, host, "l1", "light")};
+    }
+
+    @Test
+    void shouldNotPreemptATenantHoldingFewerThanTwiceTheHeadTenantsRequestsInService() throws Exception {
+        PreemptionHost host = new PreemptionHost();
+        try (SteppedRouter r = router(new RecordingClassifier(), true, 8)) {
+            // heavy holds five, two more than light's three, but fewer than twice three.
+            long[] ids = holdInService(r, host, 3, 5);
+            assertFalse(host.dispatched.containsKey(ids[1]), "light waits for a free worker");
+            assertTrue(host.preempted.isEmpty());
+            assertEquals(0, r.router.stats().preempted());
+        }
+    }
+
+    @Test
+    void shouldPreemptATenantHoldingTwiceTheHeadTenantsRequestsInService() throws Exception {
+        PreemptionHost host = new PreemptionHost();
+        try (SteppedRouter r = router(new RecordingClassifier(), true, 6)) {
+            long[] ids = holdInService(r, host, 2, 4);
+            assertTrue(host.preempted.containsKey(ids[0]), "heavy holds four, twice light's two");
+            assertEquals(host.dispatched.get(ids[0]), host.dispatched.get(ids[1]));
+            assertEquals(1, r.router.stats().preempted());
         }
     }
 }

@@ -70,4 +70,31 @@ class TenantSharesTest {
     void shouldReportNothingWithoutTenantFairness() {
         assertEquals(List.of(), run(TenantFairness.NONE));
     }
+
+    @Test
+    void shouldChargeARetriedRequestsPromptToItsTenantOnce() {
+        List<Report> reports = new ArrayList<>();
+        SchedulerObserver observer = new SchedulerObserver() {
+            @Override
+            public void onTenantShares(long nowNs, int classIndex, int activeTenants, double[] topShares) {
+                reports.add(new Report(classIndex, activeTenants, topShares.clone()));
+            }
+        };
+        TenantFairness fairness = new TenantFairness(TenantFairness.Mode.VTC, 1, 0, 2, 8, Map.of());
+        try (SteppedRouter r = new SteppedRouter(null, new RouterContext().profile(profile(fairness))
+            .observer(observer)).worker(1, 8192)) {
+            long a = r.submit(AdmissionRequest.builder("a").inputTokens(300).tenant("a").build());
+            r.router.retry(a);
+            r.step();
+            assertEquals(2, r.listener.inOrder().stream().filter(o -> o.lifecycleId() == a).count(),
+                "dispatched again after the retry");
+            long b = r.submit(AdmissionRequest.builder("b").inputTokens(100).tenant("b").build());
+            r.router.completed(a, 300);
+            r.step();
+            r.router.completed(b, 100);
+            r.advance(Duration.ofSeconds(1));
+        }
+        // a: its 300 prompt tokens once, not once per dispatch; b: 100.
+        assertArrayEquals(new double[] {0.75, 0.25, 0.0}, reports.get(0).shares(), 1e-9);
+    }
 }

@@ -25,17 +25,18 @@ import java.util.OptionalDouble;
  * <ol>
  *   <li><b>Capacity</b>: the completion rate of the class overloaded; every load below is a share of it.</li>
  *   <li><b>backlogged</b>: each light tenant offers 30 % of capacity, the heavy one 300 %: every tenant wants more
- *       than an equal quarter. Target with VTC: every tenant's share of the tokens served within 5 % of a quarter.</li>
+ *       than an equal quarter. Target with VTC, and with VTC preempting over-served tenants: every tenant's share of
+ *       the tokens served within 5 % of a quarter.</li>
  *   <li><b>light-load</b>: light tenants 10 % each, heavy 100 %. Target with VTC: a light tenant's queue-wait p99
  *       within twice what it is in <b>no-heavy</b> (the light tenants alone at the same load).</li>
  * </ol>
  * Alone the light tenants never queue, so with the heavy tenant saturating the fleet a light request waits at least
  * for the next free slot (the next dispatch of any request), which no order of the queue removes; each row shows
  * that wait's p99, and a further check bounds a light tenant's queue-wait p99 by twice its own. light-load is also
- * played as {@value #VTC_PREEMPTION} ({@code vtc: preempt_over_served: true}): the light head takes the worker of an
- * unanswered heavy request, whose client sends it again after the Retry-After; target: the light tenants' queue-wait
- * p99 within twice no-heavy, with the heavy tenant's preemptions, retries and share reported.
- * Stateless.
+ * played as {@value #VTC_PREEMPTION} ({@code vtc: preempt_over_served: true}), as backlogged is: the light head
+ * takes the worker of an unanswered heavy request, whose client sends it again after the Retry-After; target: the
+ * light tenants' queue-wait p99 within twice no-heavy, with the heavy tenant's preemptions, retries, lost tokens and
+ * share reported. Stateless.
  */
 public final class FairnessExperiment {
     static final String HEAVY = "heavy";
@@ -69,7 +70,7 @@ public final class FairnessExperiment {
     public static FairnessReport run(Settings s) {
         double capacity = capacity(s);
         List<FairnessReport.Row> rows = new ArrayList<>();
-        for (String fairness : List.of("none", "vtc")) {
+        for (String fairness : List.of("none", "vtc", VTC_PREEMPTION)) {
             rows.addAll(play(s, "backlogged", fairness, capacity, 0.3, 3.0));
         }
         for (String fairness : List.of("none", "vtc", VTC_PREEMPTION)) {
@@ -81,18 +82,7 @@ public final class FairnessExperiment {
 
     private static List<FairnessReport.Check> checks(List<FairnessReport.Row> rows) {
         List<FairnessReport.Check> checks = new ArrayList<>();
-        double equal = 1.0 / TENANTS.size();
-        double worst = 0;
-        StringBuilder shares = new StringBuilder();
-        for (FairnessReport.Row r : rows) {
-            if (r.run().equals("backlogged") && r.fairness().equals("vtc")) {
-                worst = Math.max(worst, Math.abs(r.share() - equal) / equal);
-                shares.append(String.format(Locale.ROOT, "%s %.1f %% ", r.tenant(), 100 * r.share()));
-            }
-        }
-        checks.add(new FairnessReport.Check("backlogged, vtc: every tenant within 5 % of an equal share",
-            worst <= SHARE_TOLERANCE, shares.toString().trim() + String.format(Locale.ROOT,
-                "; worst %.1f %% off", 100 * worst)));
+        checks.add(shareCheck(rows, "vtc"));
         double worstWait = 0;
         double worstTtft = 0;
         double worstBeyondSlot = 0;
@@ -116,7 +106,27 @@ public final class FairnessExperiment {
         checks.add(new FairnessReport.Check("light-load, vtc: light tenants' TTFT p99 within 2x of no-heavy",
             worstTtft <= WAIT_FACTOR, String.format(Locale.ROOT, "worst ratio %.2f", worstTtft)));
         checks.add(preemptionCheck(rows));
+        checks.add(shareCheck(rows, VTC_PREEMPTION));
         return checks;
+    }
+
+    /** backlogged with the given fairness: every tenant's share of the tokens served against an equal one. */
+    private static FairnessReport.Check shareCheck(List<FairnessReport.Row> rows, String fairness) {
+        double equal = 1.0 / TENANTS.size();
+        double worst = 0;
+        long preempted = 0;
+        StringBuilder shares = new StringBuilder();
+        for (FairnessReport.Row r : rows) {
+            if (r.run().equals("backlogged") && r.fairness().equals(fairness)) {
+                worst = Math.max(worst, Math.abs(r.share() - equal) / equal);
+                preempted += r.preempted();
+                shares.append(String.format(Locale.ROOT, "%s %.1f %% ", r.tenant(), 100 * r.share()));
+            }
+        }
+        String detail = shares.toString().trim() + String.format(Locale.ROOT, "; worst %.1f %% off", 100 * worst)
+            + (fairness.equals(VTC_PREEMPTION) ? "; " + preempted + " preempted" : "");
+        return new FairnessReport.Check("backlogged, " + fairness + ": every tenant within 5 % of an equal share",
+            worst <= SHARE_TOLERANCE, detail);
     }
 
     /** light-load with VTC and preemption of over-served tenants: the light tenants' wait against no-heavy. */
@@ -192,7 +202,7 @@ public final class FairnessExperiment {
             }
             rows.add(new FairnessReport.Row(run, fairness, TENANTS.get(t), offered[t], o.servedTokens[t],
                 total == 0 ? 0 : (double) o.servedTokens[t] / total, o.waitMs(t, 50), o.waitMs(t, 99),
-                o.slotMs(t, 99), o.ttftMs(t, 99), o.preempted[t], o.retries[t]));
+                o.slotMs(t, 99), o.ttftMs(t, 99), o.preempted[t], o.lostTokens[t], o.retries[t]));
         }
         return rows;
     }

@@ -19,8 +19,8 @@ import org.agrona.collections.Long2LongHashMap;
  * window for the next free slot: enqueue to the first dispatch of any request at or after it, which a request pays in
  * any work-conserving queue however it is ordered. Over the whole run, per tenant, the requests preempted and the
  * retries (an arrival of a request id already seen: a client sending a preempted request again); a preempted request's
- * prompt is taken back out of the tokens served, the work thrown away. A measuring instrument, not a production
- * observer. Called on the simulation thread (the router is a manual one); not thread-safe.
+ * prompt is taken back out of the tokens served and counted as lost, the work thrown away. A measuring instrument,
+ * not a production observer. Called on the simulation thread (the router is a manual one); not thread-safe.
  */
 final class FairnessObserver implements SchedulerObserver {
     private static final long MAX_US = 3_600_000_000L;
@@ -34,6 +34,7 @@ final class FairnessObserver implements SchedulerObserver {
     final long[] servedTokens;
     final Histogram[] slotUs;
     final long[] preempted;
+    final long[] lostTokens;
     final long[] retries;
     private final Set<String> seen = new HashSet<>();
     /** Requests enqueued in the window and not yet followed by any dispatch: {enqueued at, tenant}. */
@@ -53,6 +54,7 @@ final class FairnessObserver implements SchedulerObserver {
         }
         this.servedTokens = new long[tenants.size()];
         this.preempted = new long[tenants.size()];
+        this.lostTokens = new long[tenants.size()];
         this.retries = new long[tenants.size()];
     }
 
@@ -72,6 +74,7 @@ final class FairnessObserver implements SchedulerObserver {
         int t = tenants.indexOf(request.tenant());
         if (t >= 0) {
             preempted[t]++;
+            lostTokens[t] += request.inputTokens();
         }
         long served = tenantOf.remove(request.lifecycleId());
         if (served >= 0) {

@@ -30,11 +30,13 @@ public record FairnessReport(double capacityPerSecond, List<Row> rows, List<Chec
      *                      percentile: the part of the queue wait no order of the queue can remove.
      * @param ttftP99Ms     time to first token (arrival to first token), 99th percentile.
      * @param preempted     its requests preempted over the run (503 {@code preempted}, sent again after Retry-After).
+     * @param lostTokens    the prompt tokens of those preempted requests: work dispatched and thrown away before a
+     *                      first token (a preempted request has streamed nothing).
      * @param retries       its arrivals that were such a request sent again.
      */
     public record Row(String run, String fairness, String tenant, long offeredTokens, long servedTokens,
                       double share, double waitP50Ms, double waitP99Ms, double slotP99Ms, double ttftP99Ms,
-                      long preempted, long retries) {
+                      long preempted, long lostTokens, long retries) {
     }
 
     /** A target and whether it held. */
@@ -55,12 +57,14 @@ public record FairnessReport(double capacityPerSecond, List<Row> rows, List<Chec
         out.printf(Locale.ROOT, "Tenant fairness in one class (fleet capacity %.1f requests/s)%n%n",
             capacityPerSecond);
         out.println("| run | fairness | tenant | offered tokens | served tokens | share | wait p50 ms | wait p99 ms"
-            + " | next slot p99 ms | TTFT p99 ms | preempted | retried |");
-        out.println("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+            + " | next slot p99 ms | TTFT p99 ms | preempted | lost tokens | retried |");
+        out.println("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         for (Row r : rows) {
-            out.printf(Locale.ROOT, "| %s | %s | %s | %d | %d | %.1f %% | %.1f | %.1f | %.1f | %.1f | %d | %d |%n",
+            out.printf(Locale.ROOT,
+                "| %s | %s | %s | %d | %d | %.1f %% | %.1f | %.1f | %.1f | %.1f | %d | %d | %d |%n",
                 r.run(), r.fairness(), r.tenant(), r.offeredTokens(), r.servedTokens(), 100 * r.share(),
-                r.waitP50Ms(), r.waitP99Ms(), r.slotP99Ms(), r.ttftP99Ms(), r.preempted(), r.retries());
+                r.waitP50Ms(), r.waitP99Ms(), r.slotP99Ms(), r.ttftP99Ms(), r.preempted(), r.lostTokens(),
+                r.retries());
         }
         out.println();
         for (Check c : checks) {
@@ -73,9 +77,10 @@ public record FairnessReport(double capacityPerSecond, List<Row> rows, List<Chec
         for (Row r : rows) {
             out.printf(Locale.ROOT, "{\"run\":\"%s\",\"tenant\":\"%s\",\"fairness\":\"%s\",\"offered_tokens\":%d,"
                 + "\"served_tokens\":%d,\"share\":%.4f,\"wait_p50_ms\":%.1f,\"wait_p99_ms\":%.1f,"
-                + "\"next_slot_p99_ms\":%.1f,\"ttft_p99_ms\":%.1f,\"preempted\":%d,\"retries\":%d}%n", r.run(),
-                r.tenant(), r.fairness(), r.offeredTokens(), r.servedTokens(), r.share(), r.waitP50Ms(),
-                r.waitP99Ms(), r.slotP99Ms(), r.ttftP99Ms(), r.preempted(), r.retries());
+                + "\"next_slot_p99_ms\":%.1f,\"ttft_p99_ms\":%.1f,\"preempted\":%d,\"lost_tokens\":%d,"
+                + "\"retries\":%d}%n", r.run(), r.tenant(), r.fairness(), r.offeredTokens(), r.servedTokens(),
+                r.share(), r.waitP50Ms(), r.waitP99Ms(), r.slotP99Ms(), r.ttftP99Ms(), r.preempted(), r.lostTokens(),
+                r.retries());
         }
     }
 }

@@ -10,8 +10,9 @@ import picocli.CommandLine.Option;
 /** {@code sluice simulate fairness}: tenant fairness inside one class on the simulated fleet. */
 @Command(name = "fairness", mixinStandardHelpOptions = true,
     description = {"Tenant fairness inside one policy class on the simulated fleet (virtual clock): one heavy "
-        + "tenant offering ten times each of three light tenants' load, with tenant_fairness none and vtc; per "
-        + "tenant and run the tokens offered and served, the share served and the queue wait. Prints a Markdown "
+        + "tenant offering ten times each of three light tenants' load, with tenant_fairness none, vtc and vtc "
+        + "preempting over-served tenants; per tenant and run the tokens offered and served, the share served, the "
+        + "queue wait, and the requests preempted and their tokens lost. Prints a Markdown "
         + "table (or JSON lines with --format json) and whether the targets held (exit 1 if not); the same seed "
         + "gives the same figures."})
 final class SimulateFairnessCommand implements Callable<Integer> {

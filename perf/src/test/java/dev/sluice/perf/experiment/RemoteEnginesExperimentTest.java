@@ -58,7 +58,8 @@ class RemoteEnginesExperimentTest {
             result.remote()}) {
             DemoTraffic.Outcome clients = fleet.clients();
             assertEquals(calls, clients.sent(), "the whole workload was sent to " + fleet.label() + "\n" + table);
-            assertTrue(clients.drained() && clients.failed() == 0, "every call ended, none broke\n" + table);
+            assertTrue(clients.drained() && clients.failed() == 0,
+                "every call ended, none broke (" + fleet.label() + ": " + clients.failures() + ")\n" + table);
             assertTrue(fleet.dispatched() > calls / 2 && fleet.queries() > 0, "the engines served\n" + table);
         }
         assertTrue(result.remoteKvEvents().applied() > 0 && result.remoteKvEvents().complete(),

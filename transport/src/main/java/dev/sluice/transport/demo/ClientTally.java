@@ -1,6 +1,8 @@
 package dev.sluice.transport.demo;
 
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -54,6 +56,18 @@ final class ClientTally {
     /** The outcome of {@code requestId}, or {@code null} while it runs. */
     Outcome outcome(String requestId) {
         return outcomes.get(requestId);
+    }
+
+    /** Each distinct reason a call failed with, as {@code "N x reason"}, most frequent first. */
+    List<String> failureReasons() {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (Outcome outcome : outcomes.values()) {
+            if (outcome.kind() == Kind.FAILED) {
+                counts.merge(outcome.reason(), 1, Integer::sum);
+            }
+        }
+        return counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+            .map(e -> e.getValue() + " x " + e.getKey()).toList();
     }
 
     long ended() {

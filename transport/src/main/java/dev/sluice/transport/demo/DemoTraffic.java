@@ -29,8 +29,13 @@ public final class DemoTraffic {
      * @param left      streams the client hung up on early, as the workload asks of a share of them.
      * @param failed    calls that broke: connection errors, error events mid-stream, streams cut short.
      * @param drained   whether every call had ended when {@link #send} returned.
+     * @param failures  what broke the failed calls: each distinct reason with its count, most frequent first.
      */
-    public record Outcome(long sent, long completed, long rejected, long left, long failed, boolean drained) {
+    public record Outcome(long sent, long completed, long rejected, long left, long failed, boolean drained,
+                          List<String> failures) {
+        public Outcome {
+            failures = List.copyOf(failures);
+        }
     }
 
     /** The demo's traffic for {@code workers} workers over {@code duration} from {@code seed}, for {@code model}. */
@@ -61,18 +66,19 @@ public final class DemoTraffic {
 
     /**
      * Sends every call to the frontend at {@code baseUri} at its offset from now, then waits until all have ended
-     * or {@code drainLimit} has passed, and stops those still running. Runs on the caller's thread.
+     * or {@code drainLimit} has passed, and stops those still running. A call whose connection is not made, or that
+     * has not ended, {@code callLimit} after it was sent fails. Runs on the caller's thread.
      */
-    public Outcome send(URI baseUri, Duration drainLimit) throws InterruptedException {
+    public Outcome send(URI baseUri, Duration drainLimit, Duration callLimit) throws InterruptedException {
         ClientTally tally = new ClientTally();
         boolean drained;
-        try (LoadDriver driver = new LoadDriver(baseUri, tally)) {
+        try (LoadDriver driver = new LoadDriver(baseUri, tally, callLimit, callLimit)) {
             long start = System.nanoTime();
             driver.send(plan, start, start + shape.durationNs());
             drained = driver.awaitEnded(drainLimit);
         }
         return new Outcome(tally.sent.get(), tally.completed.get(), tally.rejected.get(), tally.left.get(),
-            tally.failed.get(), drained);
+            tally.failed.get(), drained, tally.failureReasons());
     }
 
     List<Call> plan() {

@@ -23,7 +23,9 @@ import java.util.stream.Stream;
  * {@link #close} stops the calls still running and the client. Not for concurrent {@code send}s.
  */
 final class LoadDriver implements AutoCloseable {
-    /** A call still running this long after it was sent gives up (a failure, never a hang). */
+    /** The demo's connect timeout: a connection not made in this long fails its call. */
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /** The demo's call timeout: a call still running this long after it was sent gives up (a failure, never a hang). */
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -31,12 +33,18 @@ final class LoadDriver implements AutoCloseable {
     private final ClientTally tally;
     private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
     private final HttpClient client;
+    private final Duration requestTimeout;
 
     LoadDriver(URI baseUri, ClientTally tally) {
+        this(baseUri, tally, CONNECT_TIMEOUT, REQUEST_TIMEOUT);
+    }
+
+    LoadDriver(URI baseUri, ClientTally tally, Duration connectTimeout, Duration requestTimeout) {
         this.uri = baseUri.resolve("/v1/chat/completions");
         this.tally = tally;
+        this.requestTimeout = requestTimeout;
         this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).executor(calls).build();
+            .connectTimeout(connectTimeout).executor(calls).build();
     }
 
     /**
@@ -68,7 +76,7 @@ final class LoadDriver implements AutoCloseable {
     }
 
     private void run(Call call) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT)
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(requestTimeout)
             .header("content-type", "application/json").header("x-request-id", call.requestId())
             .POST(HttpRequest.BodyPublishers.ofByteArray(call.body()));
         if (call.policyClass() != null) {
