@@ -4,7 +4,8 @@
 # `sluice mock-engine --speedup-ratio 1000`; `wrk -t1 -c16` after a warm-up, non-streaming and streaming chat, 16
 # output tokens. CPU is utime + stime from /proc/PID/stat of each proxy process over the measured run, divided by the
 # requests wrk completed. Also the p50 of one connection and the throughput at 32. Prints Markdown on stdout; the
-# processes it starts are stopped on exit.
+# processes it starts are stopped on exit. SERVE_FLAGS (split on spaces) go to both `sluice serve` runs, e.g.
+# SERVE_FLAGS='--scheduler-idle wait'.
 # Usage: perf/proxy-cpu.sh OUT_DIR [SECONDS, default 10] [WARMUP_SECONDS, default 15]
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
@@ -37,6 +38,7 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 # read and write system calls of process $1 so far: "reads writes" (0 0 where /proc/PID/io cannot be read).
 syscalls() { awk '$1 == "syscr:" { r = $2 } $1 == "syscw:" { w = $2 } END { print r + 0, w + 0 }' "/proc/$1/io" \
     2> /dev/null || echo "0 0"; }
+read -r -a serve_flags <<< "${SERVE_FLAGS:-}"
 tick_us=$(awk -v hz="$(getconf CLK_TCK)" 'BEGIN { print 1e6 / hz }')
 
 # Builds the jar first when it is missing or stale (the floor rows run from it directly).
@@ -48,11 +50,13 @@ journal_port=$(free_port)
 rm -rf "$out/journal"
 SLUICE_JAVA_OPTS="${PROXY_CPU_JFR:+-XX:StartFlightRecording=filename=$out/serve-journal.jfr,settings=profile}" \
     scripts/sluice serve --http-host 127.0.0.1 --http-port "$journal_port" --journal-dir "$out/journal" \
-    --engine-url "http://127.0.0.1:$engine_port" > "$out/serve-journal.log" 2>&1 & pids+=($!)
+    ${serve_flags[@]+"${serve_flags[@]}"} --engine-url "http://127.0.0.1:$engine_port" \
+    > "$out/serve-journal.log" 2>&1 & pids+=($!)
 journal_pid=$!
 plain_port=$(free_port)
 scripts/sluice serve --http-host 127.0.0.1 --http-port "$plain_port" --no-journal \
-    --engine-url "http://127.0.0.1:$engine_port" > "$out/serve-plain.log" 2>&1 & pids+=($!)
+    ${serve_flags[@]+"${serve_flags[@]}"} --engine-url "http://127.0.0.1:$engine_port" \
+    > "$out/serve-plain.log" 2>&1 & pids+=($!)
 plain_pid=$!
 haproxy_port=$(free_port)
 cat > "$out/haproxy.cfg" <<CFG
@@ -119,7 +123,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
 
 echo "### CPU per forwarded request"
 echo
-echo "\`scripts/sluice serve --engine-url\` (journal on in \`$shown/journal\`, admission on; and \`--no-journal\`) and"
+echo "\`scripts/sluice serve --engine-url${SERVE_FLAGS:+ $SERVE_FLAGS}\` (journal on in \`$shown/journal\`,"
+echo "admission on; and \`--no-journal\`) and"
 echo "HAProxy (\`http-reuse always\`, \`server ... maxconn 64\`; config \`$shown/haproxy.cfg\`) in front of the same"
 echo "\`scripts/sluice mock-engine --speedup-ratio 1000\`; chat completion, 16 output tokens. Each path is warmed"
 echo "${warmup} s with \`wrk -t1 -c16\`, then measured ${secs} s with \`wrk -t1 -c16\`: CPU is utime + stime of the"

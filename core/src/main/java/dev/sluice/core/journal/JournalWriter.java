@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * The journal stays unavailable until restart. A deleted directory raises no write error (the mapped file lives
  * on unlinked), so a {@link JournalWatch} reports it: the failure then starts with the next record or arrival.
  *
- * <p>The appender is owned by the scheduler thread: records are written only from observer callbacks. Opening
+ * <p>The appender is owned by the duty cycle: records are written only from observer callbacks, on the scheduler
+ * thread or, with {@code scheduler_idle: combine}, on whichever thread holds the cycle, one at a time. Opening
  * writes the header on the opening thread, then hands the appender over. Counters may be read from any thread
  * (approximate there).
  */
@@ -48,7 +49,7 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
     private volatile boolean available;
     private volatile AdmissionError veto;
     private volatile Throwable lastFailure;
-    // Plain fields: the scheduler thread is the only writer, and a fence per record would cost more than the write.
+    // Plain fields: the duty cycle is the only writer, and a fence per record would cost more than the write.
     private long written;
     private long dropped;
     private long failures;
@@ -96,8 +97,10 @@ public final class JournalWriter extends EncodingObserver implements AutoCloseab
                 out.writeLong(header.schedulerNs());
                 RecordEncoder.header(out, header, epochNanos(Instant.now()));
             }
-            // The scheduler thread, not this one, appends from now on.
-            appender.singleThreadedCheckReset();
+            // The duty cycle, not this thread, appends from now on: on the scheduler thread, or with scheduler_idle
+            // combine on whichever thread holds the cycle, one at a time, each handing over to the next with a
+            // happens-before edge. Chronicle's own check would tie the appender to the first of them.
+            appender.singleThreadedCheckDisabled(true);
             JournalWriter writer = new JournalWriter(context, header, queue, appender, space, null);
             writer.cycle = appender.cycle();
             writer.retention.apply(writer.cycle);

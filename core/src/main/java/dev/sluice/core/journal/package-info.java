@@ -31,6 +31,7 @@
  *       was cut short).</li>
  * </ol>
  *
- * <p>Threading: the writer is owned by the scheduler thread; readers and captures by whoever made them.
+ * <p>Threading: the writer is owned by the duty cycle (the scheduler thread; with {@code scheduler_idle: combine}
+ * whichever thread holds the cycle, one at a time); readers and captures by whoever made them.
  */
 package dev.sluice.core.journal;

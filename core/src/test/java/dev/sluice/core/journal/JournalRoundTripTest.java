@@ -14,6 +14,7 @@ import dev.sluice.core.testing.SteppedRouter;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +37,33 @@ class JournalRoundTripTest {
             List<JournalRecord> records = reader.readAll();
             assertEquals(0, reader.undecodable());
             return records;
+        }
+    }
+
+    /**
+     * With scheduler_idle combine the duty cycle, and so the writer, moves between threads, one at a time: the
+     * journal keeps every record, while the thread that wrote before is still alive.
+     */
+    @Test
+    void shouldKeepRecordingWhenTheDutyCycleMovesToAnotherThread() throws Exception {
+        long written;
+        try (JournalWriter journal = JournalWriter.open(new JournalContext(dir), JournalFixtures.header(7L))) {
+            SteppedRouter r = JournalFixtures.router(journal);
+            r.router.workerJoined(WorkerWithDpRank.of(1), 2048, OptionalLong.empty());
+            r.step();
+            long before = journal.recordsWritten();
+            long[] lifecycle = new long[1];
+            Thread other = Thread.ofPlatform().start(() -> lifecycle[0] = r.submit("a-1", 100));
+            other.join();
+            r.router.completed(lifecycle[0], 100);
+            r.step();
+            r.close();
+            assertEquals(0, journal.recordsDropped());
+            assertTrue(journal.recordsWritten() > before + 2, "written " + journal.recordsWritten());
+            written = journal.recordsWritten();
+        }
+        try (JournalReader reader = JournalReader.open(dir)) {
+            assertTrue(reader.readAll().size() >= written, "read back as many as written");
         }
     }
 
