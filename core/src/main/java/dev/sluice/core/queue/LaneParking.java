@@ -36,9 +36,13 @@ final class LaneParking {
     }
 
     void onWorkerChanged(WorkerWithDpRank worker) {
-        WorkerLanes lanes = byWorker.get(worker);
-        if (lanes != null) {
-            unparkAll(lanes);
+        // Called on every booking and release: without any exact lane yet (no pinned request seen) there is no list
+        // to look up, so the common case skips the hash of the worker's id.
+        if (workerCount > 0) {
+            WorkerLanes lanes = byWorker.get(worker);
+            if (lanes != null) {
+                unparkAll(lanes);
+            }
         }
         ready.unparkAllShared();
     }

@@ -45,6 +45,8 @@ public final class WorkerTable implements DispatchGate {
     private final BookingObserver bookings;
     private long bookingObserverFailures;
     private WorkerState[] ordered = new WorkerState[0];
+    /** The worker behind each candidate of the selection running now, by candidate index (no lookup by id). */
+    private WorkerState[] chosenFrom = new WorkerState[0];
     private volatile List<RequestClassifierWorker> snapshot = List.of();
     /** Bumped by every change that can move a cache estimate: a join, a leave, a KV event. */
     private long version;
@@ -228,6 +230,11 @@ public final class WorkerTable implements DispatchGate {
             int overlap = blocks == 0 ? 0 : scores.blocksAt(kvSlot(worker));
             ActiveLoad load = worker.load;
             int newBlocks = matched ? load.newBlocksOfMatched(blocks) : load.newBlocks(sequence, blocks);
+            int slot = candidates.candidateCount();
+            if (chosenFrom[slot] != worker) {
+                // Stored only when it changed: a reference store costs a GC write barrier.
+                chosenFrom[slot] = worker;
+            }
             candidates.add(worker.id, overlap, newBlocks)
                 .load(load.activePrefillTokens(), load.activeBlocks() + worker.outsideBlocks)
                 .capacity(worker.totalKvBlocks.orElse(-1), worker.maxNumBatchedTokens);
@@ -244,7 +251,7 @@ public final class WorkerTable implements DispatchGate {
                 + candidates.candidateCount());
         }
         request.dispatchOverlapBlocks = candidates.overlapBlocks(chosen);
-        return byId.get(candidates.worker(chosen));
+        return chosenFrom[chosen];
     }
 
     private boolean anyFree(PolicyClassSpec spec, WorkerWithDpRank pin) {
@@ -262,7 +269,7 @@ public final class WorkerTable implements DispatchGate {
         request.lastWorker = worker.id;
         long prefill = bookedPrefill(request);
         long[] sequence = request.sequenceBlockHashes();
-        active.add(request.lifecycleId, worker.id, sequence, sequence.length, prefill);
+        active.add(request.lifecycleId, worker.load, sequence, sequence.length, prefill);
         try {
             bookings.onBooked(request.lifecycleId, worker.id, sequence, sequence.length, prefill);
         } catch (RuntimeException e) {
@@ -350,6 +357,7 @@ public final class WorkerTable implements DispatchGate {
         List<WorkerState> workers = new ArrayList<>(byId.values());
         workers.sort((a, b) -> a.id.compareTo(b.id));
         ordered = workers.toArray(new WorkerState[0]);
+        chosenFrom = new WorkerState[ordered.length];
         List<RequestClassifierWorker> view = new ArrayList<>(ordered.length);
         for (WorkerState worker : ordered) {
             view.add(new RequestClassifierWorker(worker.id, worker.totalKvBlocks));

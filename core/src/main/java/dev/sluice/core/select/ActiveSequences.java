@@ -41,7 +41,21 @@ public final class ActiveSequences {
         if (bookings.containsKey(requestKey)) {
             return false;
         }
-        ActiveLoad load = loadOrCreate(worker);
+        return book(requestKey, loadOrCreate(worker), sequenceHashes, count, prefillTokens);
+    }
+
+    /**
+     * As {@link #add(long, WorkerWithDpRank, long[], int, long)} onto a worker's load this table handed out
+     * ({@link #loadOrCreate}, not since removed), without looking the worker up.
+     */
+    public boolean add(long requestKey, ActiveLoad load, long[] sequenceHashes, int count, long prefillTokens) {
+        if (bookings.containsKey(requestKey)) {
+            return false;
+        }
+        return book(requestKey, load, sequenceHashes, count, prefillTokens);
+    }
+
+    private boolean book(long requestKey, ActiveLoad load, long[] sequenceHashes, int count, long prefillTokens) {
         Booking booking = pooled > 0 ? pool[--pooled] : new Booking();
         if (booking.hashes.length < count) {
             booking.hashes = new long[Math.max(count, booking.hashes.length * 2)];
