@@ -70,3 +70,13 @@ sluice_jvm_flags() {
             }' "$SLUICE_ROOT/scripts/jvm.properties" | tr ' ' '\n' | sed '/^$/d'
     done
 }
+
+# Takes this machine's lock on sluice's artifacts in the local Maven repository and holds it until the calling script
+# exits. The checks that install sluice-core there and build an example against it take it, so that two checkouts'
+# scripts/test at once do not install over each other while the other's example reads the half-written files.
+sluice_lock_local_repository() {
+    local dir="${HOME}/.m2"
+    mkdir -p "$dir"
+    exec 9>"$dir/sluice-install.lock"
+    flock 9
+}

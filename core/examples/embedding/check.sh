@@ -23,6 +23,7 @@ maven() {
     mvn -B -q "$@" >"$log" 2>&1 || { cat "$log" >&2; echo "embedding: mvn $* failed" >&2; exit 1; }
 }
 
+sluice_lock_local_repository
 echo "embedding: installing sluice-core into the local repository"
 maven -f "$SLUICE_ROOT/pom.xml" -N install
 maven -f "$SLUICE_ROOT/pom.xml" -N org.apache.maven.plugins:maven-install-plugin:3.1.4:install-file \

@@ -81,6 +81,9 @@ rm -rf "$project/target" "$project"/*/target "$project/plugin-path"
         echo "sed 's/^/\$ /' '$work/step6-$n.sh'; source '$work/step6-$n.sh'"
     done
 } >"$work/session.sh"
+# Step 1 installs sluice-core into the local repository and step 6 builds against it: another checkout's check must
+# not install over it meanwhile.
+sluice_lock_local_repository
 echo "acme-admission: running the guide's steps 1 and 6 in $work (the demo takes a minute)"
 reader bash "$work/session.sh" >"$log" 2>&1 || fail "a command of the guide failed"
 grep -q '^request_classifier: acme-queue-budget' "$log" || fail "config check did not resolve acme-queue-budget"
