@@ -32,17 +32,17 @@ public final class DefaultWorkerSelector implements WorkerSelector {
     /** The reserved type name of the built-in selector. */
     public static final String TYPE = RouterPluginRegistry.DEFAULT_TYPE;
 
+    /** Slots in the weight memo: a power of two. */
+    private static final int WEIGHT_BITS = 6;
+    /** No cost has these bits: costs are never NaN (finite weight, finite loads). */
+    private static final long NO_COST = -1L;
+
     private final int blockSize;
     /** {@code 1.0 / blockSize} when that is exact (a power of two), else 0. */
     private final double blockReciprocal;
     private final double overlapScoreWeight;
     private final double temperature;
     private final RandomGenerator random;
-    /** Slots in the weight memo: a power of two. */
-    private static final int WEIGHT_BITS = 6;
-    /** No cost has these bits: costs are never NaN (finite weight, finite loads). */
-    private static final long NO_COST = -1L;
-
     private final long[] weightKeys = new long[1 << WEIGHT_BITS];
     private final double[] weightValues = new double[1 << WEIGHT_BITS];
     private double[] costs = new double[16];
