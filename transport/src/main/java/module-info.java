@@ -18,8 +18,6 @@ module dev.sluice.transport {
     // sun.misc.Signal: SIGHUP reloads serve's router policy (Java has no public signal API).
     requires jdk.unsupported;
     requires java.net.http;
-    requires io.helidon.webclient.api;
-    requires io.helidon.webclient.http1;
     requires ai.djl.api;
     requires ai.djl.tokenizers;
     requires jinjava;

@@ -7,13 +7,7 @@ import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.engine.EngineStream;
 import dev.sluice.transport.engine.ProbeResult;
-import io.helidon.http.HeaderNames;
-import io.helidon.webclient.http1.Http1Client;
-import io.helidon.webclient.http1.Http1ClientResponse;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -30,8 +24,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * {@link EngineListener#onText}; the final usage chunk gives the counts of {@link EngineListener#onFinished}.
  *
  * <p>Threads: one reader virtual thread per request sends it and reads the answer with blocking socket I/O through
- * Helidon's HTTP/1.1 {@link Http1Client} (keep-alive connections pooled per engine, with the connect timeout), and
- * makes all of that request's listener calls; one timer thread per engine enforces the first-token and idle
+ * the engine's own lean HTTP/1.1 client, {@link UpstreamClient} (keep-alive connections pooled per engine, the
+ * request in one write, the answer decoded in a buffer kept per connection), and makes all of that request's
+ * listener calls; one timer thread per engine enforces the first-token and idle
  * timeouts. {@link EngineStream#cancel} interrupts the reader, which closes its connection (a virtual thread's
  * blocking socket I/O is interruptible), so the server sees the client go and can free the request. Failures reach
  * the listener as
@@ -44,13 +39,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * data-parallel rank. Thread-safe.
  */
 public final class HttpEngine implements Engine {
-    /**
-     * Idle keep-alive connections kept per engine; a request beyond them opens (and then closes) its own. Helidon
-     * watches each idle one with a read that wakes every 101 ms, so the cache is kept modest.
-     */
-    private static final int CONNECTION_CACHE_SIZE = 128;
     private final HttpEngineSettings settings;
-    private final Http1Client client;
+    private final UpstreamClient client;
     private final ScheduledThreadPoolExecutor timers;
     private final Set<RemoteExchange> live = ConcurrentHashMap.newKeySet();
     private final String threadPrefix;
@@ -60,19 +50,7 @@ public final class HttpEngine implements Engine {
     public HttpEngine(long workerId, HttpEngineSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.threadPrefix = "sluice-remote-" + workerId + "-";
-        this.client = Http1Client.builder()
-            // Helidon's client leaves Nagle on: a request written in more than one segment would then wait for
-            // the engine's (delayed) ACK of the first before the rest goes, up to 40 ms on Linux.
-            .socketOptions(options -> options.tcpNoDelay(true))
-            .connectTimeout(settings.connectTimeout())
-            .readTimeout(socketReadTimeout(settings))
-            .followRedirects(false)
-            .keepAlive(true)
-            .shareConnectionCache(false)
-            .connectionCacheSize(CONNECTION_CACHE_SIZE)
-            .sendExpectContinue(false)
-            .servicesDiscoverServices(false)
-            .build();
+        this.client = new UpstreamClient(settings, socketReadTimeout(settings));
         this.timers = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon().name(threadPrefix + "timer")
             .factory());
         // Timers are cancelled at the first token, almost always long before they are due: drop them at once.
@@ -80,10 +58,9 @@ public final class HttpEngine implements Engine {
     }
 
     /**
-     * The socket read timeout: longer than the first-token and idle timeouts, which bound every wait (they interrupt
-     * the reader), so it never fires first. It is also how long Helidon's client keeps an idle pooled connection
-     * watched before it drops it: a connection dropped just as a request takes it fails that request, so it must not
-     * be short (with none, Helidon drops an idle connection after 101 ms). No idle limit: no read timeout.
+     * The socket read timeout of completions: longer than the first-token and idle timeouts, which bound every wait
+     * (they interrupt the reader), so it never fires first; it only backs them up. No idle limit: the longest a
+     * socket takes.
      */
     static Duration socketReadTimeout(HttpEngineSettings settings) {
         Duration most = Duration.ofMillis(Integer.MAX_VALUE);
@@ -182,18 +159,12 @@ public final class HttpEngine implements Engine {
         if (closed) {
             return Answer.failed("the engine is closed");
         }
-        // Not kept alive: Helidon watches an idle pooled connection for as long as its last read timeout and then
-        // drops it, so one left with this short timeout would die under the next completion that takes it.
-        try (Http1ClientResponse response = client.get().uri(settings.modelsUri()).keepAlive(false)
-            .readTimeout(settings.connectTimeout()).header(HeaderNames.ACCEPT, "application/json").request()) {
-            int status = response.status().code();
-            byte[] body = null;
-            try (InputStream in = response.inputStream()) {
-                body = withBody ? in.readNBytes(MAX_MODELS_BYTES) : null;
-                in.transferTo(OutputStream.nullOutputStream());
-            }
-            return new Answer(status, body, null);
-        } catch (IOException | UncheckedIOException e) {
+        // Not kept alive: each probe then also shows the engine still accepts connections, and it reads with the
+        // connect timeout, not the completions' one.
+        try (UpstreamConnection connection = client.getModels()) {
+            int status = connection.head().status();
+            return new Answer(status, withBody ? connection.readBody(MAX_MODELS_BYTES) : null, null);
+        } catch (IOException | RuntimeException e) {
             if (UpstreamFailure.isConnectFailure(e)) {
                 return Answer.failed(UpstreamFailure.beforeResponse(e, settings.connectTimeout()).message());
             }
@@ -201,9 +172,10 @@ public final class HttpEngine implements Engine {
                 return Answer.failed("GET /v1/models got no answer within "
                     + UpstreamFailure.describe(settings.connectTimeout()));
             }
+            if (e instanceof UpstreamProtocolException) {
+                return Answer.failed("GET /v1/models failed: " + e.getMessage());
+            }
             return Answer.failed("GET /v1/models failed: " + UpstreamFailure.rootCause(e));
-        } catch (RuntimeException e) {
-            return Answer.failed("GET /v1/models failed: " + e);
         }
     }
 
@@ -222,10 +194,10 @@ public final class HttpEngine implements Engine {
             exchange.stop();
         }
         timers.shutdownNow();
-        client.closeResource();
+        client.close();
     }
 
-    Http1Client client() {
+    UpstreamClient client() {
         return client;
     }
 

@@ -7,13 +7,8 @@ import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineStream;
 import dev.sluice.transport.engine.ErrorKind;
 import dev.sluice.transport.engine.FinishReason;
-import io.helidon.http.HeaderName;
-import io.helidon.http.HeaderNames;
-import io.helidon.webclient.http1.Http1ClientResponse;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import java.io.OutputStream;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -41,17 +36,10 @@ final class RemoteExchange implements EngineStream, Runnable {
     private static final int MAX_LINE_BYTES = 1 << 20;
     private static final int MAX_ERROR_BODY_BYTES = 4096;
     private static final long MAX_DRAIN_BYTES = 64 * 1024;
-    /**
-     * Bytes asked for per read of the answer. Helidon's client allocates a buffer of the size asked for on every read
-     * and a read returns at most one HTTP chunk (one event of an ordinary stream, a few hundred bytes), so asking for
-     * more only allocates more.
-     */
-    private static final int READ_BYTES = 1024;
 
     private final HttpEngine engine;
     private final EngineRequest request;
     private final EngineListener listener;
-    private static final HeaderName REQUEST_ID = HeaderNames.create("x-request-id");
 
     private final AtomicInteger abort = new AtomicInteger(RUNNING);
     /** The reader thread, once it runs: what an abort interrupts. */
@@ -66,8 +54,6 @@ final class RemoteExchange implements EngineStream, Runnable {
     /** Reader thread only. */
     private long delivered;
     private boolean ended;
-    /** The reader's buffer, for the answer and then its drain. */
-    private final byte[] readBuffer = new byte[READ_BYTES];
 
     RemoteExchange(HttpEngine engine, EngineRequest request, EngineListener listener) {
         this.engine = engine;
@@ -157,55 +143,60 @@ final class RemoteExchange implements EngineStream, Runnable {
             endAborted();
             return;
         }
-        Http1ClientResponse answer;
+        UpstreamConnection connection;
         try {
-            answer = engine.client().post().uri(engine.settings().completionsUri())
-                .header(HeaderNames.CONTENT_TYPE, "application/json")
-                .header(HeaderNames.ACCEPT, "text/event-stream")
-                .header(REQUEST_ID, request.requestId())
-                .submit(requestBody());
-        } catch (RuntimeException e) {
+            connection = engine.client().post(request.requestId(), this::writeBody);
+        } catch (IOException | RuntimeException e) {
             if (abort.get() != RUNNING) {
                 endAborted();
+            } else if (e instanceof UpstreamProtocolException) {
+                fail(new UpstreamFailure(ErrorKind.FAILED, e.getMessage()));
             } else {
                 fail(UpstreamFailure.beforeResponse(e, engine.settings().connectTimeout()));
             }
             return;
         }
-        try (answer; InputStream in = answer.inputStream()) {
+        try {
+            int status = connection.head().status();
             if (abort.get() != RUNNING) {
                 endAborted();
-            } else if (answer.status().code() != 200) {
-                fail(UpstreamFailure.httpStatus(answer.status().code(), in.readNBytes(MAX_ERROR_BODY_BYTES),
+            } else if (status != 200) {
+                fail(UpstreamFailure.httpStatus(status, connection.readBody(MAX_ERROR_BODY_BYTES),
                     engine.settings().model()));
             } else {
-                read(in);
+                read(connection);
                 if (ended && abort.get() == RUNNING) {
-                    drain(in, readBuffer);
+                    drain(connection);
                 }
             }
         } catch (IOException | RuntimeException e) {
             if (abort.get() != RUNNING) {
                 endAborted();
+            } else if (e instanceof UpstreamProtocolException) {
+                fail(new UpstreamFailure(ErrorKind.FAILED, e.getMessage()));
             } else {
                 fail(new UpstreamFailure(ErrorKind.FAILED, "the connection to the engine was lost mid-stream"));
             }
+        } finally {
+            engine.client().release(connection);
         }
     }
 
-    private void read(InputStream in) throws IOException {
+    /** Feeds the body to the event parser, straight from the connection's buffer, until the stream ends. */
+    private void read(UpstreamConnection connection) throws IOException {
         CompletionStreamAdapter adapter = new CompletionStreamAdapter(this::text);
         SseParser parser = new SseParser(adapter, MAX_LINE_BYTES);
-        byte[] buffer = readBuffer;
-        while (!ended && !adapter.done() && adapter.errorKind() == null) {
-            int n = in.read(buffer);
-            if (n < 0) {
-                break;
+        boolean[] overlong = {false};
+        connection.readBody((bytes, offset, length) -> {
+            if (!parser.feed(bytes, offset, length)) {
+                overlong[0] = true;
+                return false;
             }
-            if (!parser.feed(buffer, 0, n)) {
-                fail(new UpstreamFailure(ErrorKind.FAILED, "the engine sent an event line over 1 MiB"));
-                return;
-            }
+            return !ended && !adapter.done() && adapter.errorKind() == null;
+        });
+        if (overlong[0]) {
+            fail(new UpstreamFailure(ErrorKind.FAILED, "the engine sent an event line over 1 MiB"));
+            return;
         }
         if (adapter.errorKind() != null) {
             fail(new UpstreamFailure(adapter.errorKind(), adapter.errorMessage()));
@@ -225,10 +216,8 @@ final class RemoteExchange implements EngineStream, Runnable {
      * {@code {"model", "prompt": text | [ids], "max_tokens", "stream": true, "stream_options": {"include_usage":
      * true}}}, written straight to bytes (no tree).
      */
-    private byte[] requestBody() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(128 + (request.promptText() != null
-            ? request.promptText().length() : request.promptTokens().length * 7));
-        try (JsonGenerator json = JSON.getFactory().createGenerator(bytes)) {
+    private void writeBody(OutputStream body) throws IOException {
+        try (JsonGenerator json = JSON.getFactory().createGenerator(body)) {
             json.writeStartObject();
             json.writeStringField("model", engine.settings().model());
             if (request.promptText() != null) {
@@ -243,10 +232,7 @@ final class RemoteExchange implements EngineStream, Runnable {
             json.writeBooleanField("include_usage", true);
             json.writeEndObject();
             json.writeEndObject();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot write a request body to memory", e);
         }
-        return bytes.toByteArray();
     }
 
     private void endAborted() {
@@ -304,17 +290,13 @@ final class RemoteExchange implements EngineStream, Runnable {
 
     /**
      * Reads the rest of a finished body (after {@code [DONE]} only the end of the chunked body remains), so the
-     * connection goes back to the client's pool and the next request skips a TCP handshake. The client already has
-     * its answer; a body that goes on past 64 KiB is cut by closing it.
+     * connection goes back to the engine's pool and the next request skips a TCP handshake. The client already has
+     * its answer; a body that goes on past 64 KiB is cut by closing the connection.
      */
-    private static void drain(InputStream in, byte[] skip) {
-        long total = 0;
+    private static void drain(UpstreamConnection connection) {
         try {
-            int n;
-            while (total < MAX_DRAIN_BYTES && (n = in.read(skip)) >= 0) {
-                total += n;
-            }
-        } catch (IOException | UncheckedIOException e) {
+            connection.skipBody(MAX_DRAIN_BYTES);
+        } catch (IOException | RuntimeException e) {
             // The connection is simply not reused.
         }
     }

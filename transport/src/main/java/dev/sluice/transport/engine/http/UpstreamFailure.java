@@ -45,7 +45,7 @@ record UpstreamFailure(ErrorKind kind, String message) {
         return rootCause(failure) instanceof SocketTimeoutException;
     }
 
-    /** The innermost cause of {@code failure} (Helidon's client wraps socket errors in unchecked ones). */
+    /** The innermost cause of {@code failure}, past whatever wraps the socket error. */
     static Throwable rootCause(Throwable failure) {
         Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) {
