@@ -9,6 +9,7 @@ import dev.sluice.transport.engine.ErrorKind;
 import dev.sluice.transport.engine.FinishReason;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.SocketTimeoutException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -147,6 +148,7 @@ final class RemoteExchange implements EngineStream, Runnable {
         try {
             connection = engine.client().post(request.requestId(), this::writeBody);
         } catch (IOException | RuntimeException e) {
+            silence(e);
             if (abort.get() != RUNNING) {
                 endAborted();
             } else if (e instanceof UpstreamProtocolException) {
@@ -170,6 +172,7 @@ final class RemoteExchange implements EngineStream, Runnable {
                 }
             }
         } catch (IOException | RuntimeException e) {
+            silence(e);
             if (abort.get() != RUNNING) {
                 endAborted();
             } else if (e instanceof UpstreamProtocolException) {
@@ -179,6 +182,16 @@ final class RemoteExchange implements EngineStream, Runnable {
             }
         } finally {
             engine.client().release(connection);
+        }
+    }
+
+    /**
+     * A read that timed out means the engine sent nothing for longer than the first-token or idle timeout: the socket
+     * timeout only backs the timers up, but can fire as they do, so it ends the exchange as they would have.
+     */
+    private void silence(Exception e) {
+        if (e instanceof SocketTimeoutException && !UpstreamFailure.isConnectFailure(e)) {
+            abort(sawText ? IDLE : TIMED_OUT);
         }
     }
 
