@@ -59,8 +59,8 @@ public final class HttpEngine implements Engine {
 
     /**
      * The socket read timeout of completions: longer than the first-token and idle timeouts, which bound every wait
-     * (they interrupt the reader), so it never fires first; it only backs them up. No idle limit: the longest a
-     * socket takes.
+     * (they interrupt the reader); it only backs them up, and when it fires as they do the exchange ends as they
+     * would have ended it. No idle limit: the longest a socket takes.
      */
     static Duration socketReadTimeout(HttpEngineSettings settings) {
         Duration most = Duration.ofMillis(Integer.MAX_VALUE);
