@@ -137,12 +137,12 @@ final class ServeCommand implements Callable<Integer> {
     /** How the scheduler thread waits for work. */
     enum SchedulerIdle { WAIT, SPIN, COMBINE }
 
-    @Option(names = "--scheduler-idle", defaultValue = "wait", paramLabel = "MODE",
-        description = "How each model's scheduler thread waits for work: wait (spin 50 us, yield 200 us, then sleep "
-            + "until woken; only a wake-up from sleep costs a few microseconds, an idle model no CPU) or spin "
-            + "(busy-spin: the lowest latency, and a whole core per model, even when idle) or combine (an idle "
-            + "scheduler's cycle runs on the submitting thread: no wake-up, no idle CPU; listeners then run on that "
-            + "thread). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--scheduler-idle", defaultValue = "combine", paramLabel = "MODE",
+        description = "How each model's scheduler thread waits for work: combine (an idle scheduler's cycle runs on "
+            + "the submitting thread: no wake-up, no idle CPU; listeners then run on that thread) or wait (spin 50 "
+            + "us, yield 200 us, then sleep until woken; only a wake-up from sleep costs a few microseconds, an idle "
+            + "model no CPU) or spin (busy-spin: the lowest latency on a core of its own, and that whole core per "
+            + "model, even when idle). Default: ${DEFAULT-VALUE}.")
     SchedulerIdle schedulerIdle;
 
     @Option(names = "--watch-config",
