@@ -9,8 +9,9 @@ import java.io.OutputStream;
 import java.util.function.Function;
 
 /**
- * Writes one engine request's output as the OpenAI response: one JSON body, or Server-Sent Events flushed per
- * token ending with {@code data: [DONE]} (and a usage chunk when asked). A token's text is the engine's own when it
+ * Writes one engine request's output as the OpenAI response: one JSON body, or Server-Sent Events ending with
+ * {@code data: [DONE]} (and a usage chunk when asked), flushed whenever the engine has nothing more queued: one
+ * event per flush while tokens come one at a time, every event queued meanwhile in one flush when they come faster. A token's text is the engine's own when it
  * sent text (remote engines), else the rendering of its id ({@link TokenText}). A stream whose engine fails before
  * its first token gets a plain error response with the error's status, since nothing has been committed yet; a
  * later failure becomes an error event. Runs on the HTTP handler's virtual thread and blocks there on the engine's
@@ -102,35 +103,53 @@ public final class CompletionResponder {
         res.header(HeaderNames.CONTENT_TYPE, SseFrames.CONTENT_TYPE);
         res.header(HeaderNames.CACHE_CONTROL, "no-cache");
         try (OutputStream out = res.outputStream()) {
-            long tokens = 0;
-            while (true) {
-                switch (signal) {
-                    case EngineQueue.Token token -> {
-                        if (tokens == 0) {
-                            hooks.onFirstToken();
-                        }
-                        SseFrames.event(out, OpenAiJson.chunk(header, piece(token, tokens), tokens == 0, null,
-                            includeUsage));
-                        tokens++;
+            return events(out, signal, header, includeUsage, queue, hooks, engineError);
+        }
+    }
+
+    /**
+     * Writes the events of a stream from its first signal to its end. What is already queued goes out with the event
+     * before it, in one flush; the writer flushes whenever the queue is empty before it waits, so no event waits for
+     * one that has not arrived (the first token leaves at once).
+     */
+    static Outcome events(OutputStream out, EngineQueue.Signal first, CompletionHeader header, boolean includeUsage,
+                          EngineQueue queue, Hooks hooks, Function<EngineQueue.Failed, OpenAiException> engineError)
+        throws IOException, InterruptedException {
+        EngineQueue.Signal signal = first;
+        long tokens = 0;
+        while (true) {
+            switch (signal) {
+                case EngineQueue.Token token -> {
+                    if (tokens == 0) {
+                        hooks.onFirstToken();
                     }
-                    case EngineQueue.Finished done -> {
-                        Finished finished = ended(hooks, new Finished(done.promptTokens(), done.completionTokens()));
-                        SseFrames.event(out, OpenAiJson.chunk(header, null, tokens == 0, done.reason().wireName(),
-                            includeUsage));
-                        if (includeUsage) {
-                            SseFrames.event(out, OpenAiJson.usageChunk(header, done.promptTokens(),
-                                done.completionTokens()));
-                        }
-                        SseFrames.done(out);
-                        return finished;
-                    }
-                    case EngineQueue.Failed failed -> {
-                        Failed end = ended(hooks, new Failed(failed.kind(), failed.message()));
-                        SseFrames.event(out, OpenAiJson.error(engineError.apply(failed)));
-                        SseFrames.done(out);
-                        return end;
-                    }
+                    SseFrames.event(out, OpenAiJson.chunk(header, piece(token, tokens), tokens == 0, null,
+                        includeUsage));
+                    tokens++;
                 }
+                case EngineQueue.Finished done -> {
+                    Finished finished = ended(hooks, new Finished(done.promptTokens(), done.completionTokens()));
+                    SseFrames.event(out, OpenAiJson.chunk(header, null, tokens == 0, done.reason().wireName(),
+                        includeUsage));
+                    if (includeUsage) {
+                        SseFrames.event(out, OpenAiJson.usageChunk(header, done.promptTokens(),
+                            done.completionTokens()));
+                    }
+                    SseFrames.done(out);
+                    out.flush();
+                    return finished;
+                }
+                case EngineQueue.Failed failed -> {
+                    Failed end = ended(hooks, new Failed(failed.kind(), failed.message()));
+                    SseFrames.event(out, OpenAiJson.error(engineError.apply(failed)));
+                    SseFrames.done(out);
+                    out.flush();
+                    return end;
+                }
+            }
+            signal = queue.poll();
+            if (signal == null) {
+                out.flush();
                 signal = queue.take();
             }
         }
