@@ -11,11 +11,11 @@ import java.util.function.Function;
 /**
  * Writes one engine request's output as the OpenAI response: one JSON body, or Server-Sent Events ending with
  * {@code data: [DONE]} (and a usage chunk when asked), flushed whenever the engine has nothing more queued: one
- * event per flush while tokens come one at a time, every event queued meanwhile in one flush when they come faster. A token's text is the engine's own when it
- * sent text (remote engines), else the rendering of its id ({@link TokenText}). A stream whose engine fails before
- * its first token gets a plain error response with the error's status, since nothing has been committed yet; a
- * later failure becomes an error event. Runs on the HTTP handler's virtual thread and blocks there on the engine's
- * callbacks. Stateless.
+ * event per flush while tokens come one at a time, every event queued meanwhile in one flush when they come
+ * faster. A token's text is the engine's own when it sent text (remote engines), else the rendering of its id
+ * ({@link TokenText}). A stream whose engine fails before its first token gets a plain error response with the
+ * error's status, since nothing has been committed yet; a later failure becomes an error event. Runs on the HTTP
+ * handler's virtual thread and blocks there on the engine's callbacks. Stateless.
  */
 public final class CompletionResponder {
     /** How the engine request ended. */
@@ -116,6 +116,7 @@ public final class CompletionResponder {
                           EngineQueue queue, Hooks hooks, Function<EngineQueue.Failed, OpenAiException> engineError)
         throws IOException, InterruptedException {
         EngineQueue.Signal signal = first;
+        OpenAiJson.ChunkHead head = OpenAiJson.chunkHead(header);
         long tokens = 0;
         while (true) {
             switch (signal) {
@@ -123,13 +124,13 @@ public final class CompletionResponder {
                     if (tokens == 0) {
                         hooks.onFirstToken();
                     }
-                    SseFrames.event(out, OpenAiJson.chunk(header, piece(token, tokens), tokens == 0, null,
+                    SseFrames.event(out, OpenAiJson.chunk(head, piece(token, tokens), tokens == 0, null,
                         includeUsage));
                     tokens++;
                 }
                 case EngineQueue.Finished done -> {
                     Finished finished = ended(hooks, new Finished(done.promptTokens(), done.completionTokens()));
-                    SseFrames.event(out, OpenAiJson.chunk(header, null, tokens == 0, done.reason().wireName(),
+                    SseFrames.event(out, OpenAiJson.chunk(head, null, tokens == 0, done.reason().wireName(),
                         includeUsage));
                     if (includeUsage) {
                         SseFrames.event(out, OpenAiJson.usageChunk(header, done.promptTokens(),
