@@ -47,11 +47,19 @@ public final class CompletionResponder {
     /** No hooks. */
     public static final Hooks NONE = new Hooks() { };
 
+    /** When a stream's events are flushed to the client (each flush is one socket write and one HTTP chunk). */
+    public enum Flushing {
+        /** Whenever nothing more is queued: the events queued meanwhile leave together, none waits for another. */
+        COALESCED,
+        /** After every event, as engines such as vLLM send them: what the mock engine does. */
+        PER_EVENT
+    }
+
     private CompletionResponder() {
     }
 
     /**
-     * Writes the whole response.
+     * Writes the whole response, a stream's events {@link Flushing#COALESCED}.
      *
      * @param engineError maps an engine failure to the error the client sees.
      * @throws IOException the client went away (the caller cancels the engine request).
@@ -60,7 +68,20 @@ public final class CompletionResponder {
                                   EngineQueue queue, Hooks hooks,
                                   Function<EngineQueue.Failed, OpenAiException> engineError)
         throws IOException, InterruptedException {
-        return request.stream() ? stream(res, header, request.includeUsage(), queue, hooks, engineError)
+        return respond(res, header, request, queue, hooks, engineError, Flushing.COALESCED);
+    }
+
+    /**
+     * Writes the whole response, a stream's events flushed as {@code flushing} says.
+     *
+     * @param engineError maps an engine failure to the error the client sees.
+     * @throws IOException the client went away (the caller cancels the engine request).
+     */
+    public static Outcome respond(ServerResponse res, CompletionHeader header, CompletionRequest request,
+                                  EngineQueue queue, Hooks hooks,
+                                  Function<EngineQueue.Failed, OpenAiException> engineError, Flushing flushing)
+        throws IOException, InterruptedException {
+        return request.stream() ? stream(res, header, request.includeUsage(), queue, hooks, engineError, flushing)
             : whole(res, header, queue, hooks, engineError);
     }
 
@@ -94,7 +115,7 @@ public final class CompletionResponder {
 
     private static Outcome stream(ServerResponse res, CompletionHeader header, boolean includeUsage,
                                   EngineQueue queue, Hooks hooks,
-                                  Function<EngineQueue.Failed, OpenAiException> engineError)
+                                  Function<EngineQueue.Failed, OpenAiException> engineError, Flushing flushing)
         throws IOException, InterruptedException {
         EngineQueue.Signal signal = queue.take();
         if (signal instanceof EngineQueue.Failed failed) {
@@ -103,17 +124,18 @@ public final class CompletionResponder {
         res.header(HeaderNames.CONTENT_TYPE, SseFrames.CONTENT_TYPE);
         res.header(HeaderNames.CACHE_CONTROL, "no-cache");
         try (OutputStream out = res.outputStream()) {
-            return events(out, signal, header, includeUsage, queue, hooks, engineError);
+            return events(out, signal, header, includeUsage, queue, hooks, engineError, flushing);
         }
     }
 
     /**
-     * Writes the events of a stream from its first signal to its end. What is already queued goes out with the event
-     * before it, in one flush; the writer flushes whenever the queue is empty before it waits, so no event waits for
-     * one that has not arrived (the first token leaves at once).
+     * Writes the events of a stream from its first signal to its end. Coalesced, what is already queued goes out with
+     * the event before it, in one flush; the writer flushes whenever the queue is empty before it waits, so no event
+     * waits for one that has not arrived (the first token leaves at once).
      */
     static Outcome events(OutputStream out, EngineQueue.Signal first, CompletionHeader header, boolean includeUsage,
-                          EngineQueue queue, Hooks hooks, Function<EngineQueue.Failed, OpenAiException> engineError)
+                          EngineQueue queue, Hooks hooks, Function<EngineQueue.Failed, OpenAiException> engineError,
+                          Flushing flushing)
         throws IOException, InterruptedException {
         EngineQueue.Signal signal = first;
         OpenAiJson.ChunkHead head = OpenAiJson.chunkHead(header);
@@ -148,7 +170,7 @@ public final class CompletionResponder {
                     return end;
                 }
             }
-            signal = queue.poll();
+            signal = flushing == Flushing.COALESCED ? queue.poll() : null;
             if (signal == null) {
                 out.flush();
                 signal = queue.take();

@@ -29,8 +29,7 @@ class StreamEventsTest {
         queue.onFinished(FinishReason.STOP, 4, 3);
         FlushRecorder out = new FlushRecorder(() -> { });
 
-        CompletionResponder.Outcome outcome = CompletionResponder.events(out, queue.take(), HEADER, false, queue,
-            CompletionResponder.NONE, ERRORS);
+        CompletionResponder.Outcome outcome = write(queue, false, CompletionResponder.Flushing.COALESCED, out);
 
         assertEquals(new CompletionResponder.Finished(4, 3), outcome);
         assertEquals(List.of(expected("a", " b", " c")), out.flushes,
@@ -48,7 +47,7 @@ class StreamEventsTest {
             queue.onFinished(FinishReason.LENGTH, 4, 2);
         });
 
-        CompletionResponder.events(out, queue.take(), HEADER, false, queue, CompletionResponder.NONE, ERRORS);
+        write(queue, false, CompletionResponder.Flushing.COALESCED, out);
 
         assertEquals(List.of(event(chunk("{\"role\":\"assistant\",\"content\":\"a\"}", "null")),
             event(chunk("{\"content\":\" b\"}", "null")) + event(chunk("{}", "\"length\"")) + "data: [DONE]\n\n"),
@@ -62,8 +61,7 @@ class StreamEventsTest {
         queue.onError(ErrorKind.FAILED, "gone");
         FlushRecorder out = new FlushRecorder(() -> { });
 
-        CompletionResponder.Outcome outcome = CompletionResponder.events(out, queue.take(), HEADER, false, queue,
-            CompletionResponder.NONE, ERRORS);
+        CompletionResponder.Outcome outcome = write(queue, false, CompletionResponder.Flushing.COALESCED, out);
 
         assertInstanceOf(CompletionResponder.Failed.class, outcome);
         assertEquals(List.of(event(chunk("{\"role\":\"assistant\",\"content\":\"a\"}", "null"))
@@ -78,7 +76,7 @@ class StreamEventsTest {
         queue.onFinished(FinishReason.STOP, 4, 1);
         FlushRecorder out = new FlushRecorder(() -> { });
 
-        CompletionResponder.events(out, queue.take(), HEADER, true, queue, CompletionResponder.NONE, ERRORS);
+        write(queue, true, CompletionResponder.Flushing.COALESCED, out);
 
         String head = "{\"id\":\"chatcmpl-r1\",\"object\":\"chat.completion.chunk\",\"created\":7,\"model\":\"m\",";
         assertEquals(List.of(event(head + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
@@ -86,6 +84,28 @@ class StreamEventsTest {
             + event(head + "\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":null}")
             + event(head + "\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":1,"
                 + "\"total_tokens\":5}}") + "data: [DONE]\n\n"), out.flushes);
+    }
+
+    @Test
+    void shouldFlushEveryEventWhenAskedToAsAnEngineDoes() throws Exception {
+        EngineQueue queue = new EngineQueue();
+        queue.onText("a");
+        queue.onText(" b");
+        queue.onFinished(FinishReason.STOP, 4, 2);
+        FlushRecorder out = new FlushRecorder(() -> { });
+
+        write(queue, false, CompletionResponder.Flushing.PER_EVENT, out);
+
+        assertEquals(List.of(event(chunk("{\"role\":\"assistant\",\"content\":\"a\"}", "null")),
+            event(chunk("{\"content\":\" b\"}", "null")),
+            event(chunk("{}", "\"stop\"")) + "data: [DONE]\n\n"), out.flushes);
+    }
+
+    private static CompletionResponder.Outcome write(EngineQueue queue, boolean includeUsage,
+                                                     CompletionResponder.Flushing flushing, FlushRecorder out)
+        throws IOException, InterruptedException {
+        return CompletionResponder.events(out, queue.take(), HEADER, includeUsage, queue, CompletionResponder.NONE,
+            ERRORS, flushing);
     }
 
     /** The bytes of a chat stream with these token texts, then a stop, then [DONE]. */
