@@ -5,9 +5,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Hands one request's engine callbacks from the engine's thread to the HTTP handler's thread, which waits in
- * {@link #take} or {@link #takeBatched}. The engine thread never blocks: the queue is unbounded (a request has at
- * most max_tokens tokens) and lock-free, and a callback wakes the handler only when it is parked waiting for it
- * (a handler that takes a busy queue is never woken). One handler thread takes; callbacks may come from any thread.
+ * {@link #take} or {@link #takeBatched}, or looks without waiting in {@link #poll}. The engine thread never blocks:
+ * the queue is unbounded (a request has at most max_tokens tokens) and lock-free, and a callback wakes the handler
+ * only when it is parked waiting for it (a handler that takes a busy queue is never woken). One handler thread
+ * takes; callbacks may come from any thread.
  */
 public final class EngineQueue implements EngineListener {
     /** One callback. */
@@ -99,6 +100,14 @@ public final class EngineQueue implements EngineListener {
      */
     public Signal takeBatched() throws InterruptedException {
         return take(true);
+    }
+
+    /**
+     * The next callback if one is queued, else {@code null} at once; on the handler's thread. A stream writer takes
+     * what is already queued with it and flushes once the queue is empty.
+     */
+    public Signal poll() {
+        return signals.poll();
     }
 
     private Signal take(boolean batched) throws InterruptedException {

@@ -3,6 +3,7 @@ package dev.sluice.transport.openai;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
 
 /**
@@ -12,7 +13,8 @@ import java.io.IOException;
  * applies, or, with a default of 0, the request is refused. Stateless and thread-safe.
  */
 public final class CompletionRequestReader {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** A reader, not the mapper: the mapper looks up the tree's deserializer and configuration on every call. */
+    private static final ObjectReader JSON = new ObjectMapper().readerFor(JsonNode.class);
 
     private final int defaultMaxTokens;
 

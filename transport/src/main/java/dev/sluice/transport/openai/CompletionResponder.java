@@ -9,12 +9,13 @@ import java.io.OutputStream;
 import java.util.function.Function;
 
 /**
- * Writes one engine request's output as the OpenAI response: one JSON body, or Server-Sent Events flushed per
- * token ending with {@code data: [DONE]} (and a usage chunk when asked). A token's text is the engine's own when it
- * sent text (remote engines), else the rendering of its id ({@link TokenText}). A stream whose engine fails before
- * its first token gets a plain error response with the error's status, since nothing has been committed yet; a
- * later failure becomes an error event. Runs on the HTTP handler's virtual thread and blocks there on the engine's
- * callbacks. Stateless.
+ * Writes one engine request's output as the OpenAI response: one JSON body, or Server-Sent Events ending with
+ * {@code data: [DONE]} (and a usage chunk when asked), flushed whenever the engine has nothing more queued: one
+ * event per flush while tokens come one at a time, every event queued meanwhile in one flush when they come
+ * faster. A token's text is the engine's own when it sent text (remote engines), else the rendering of its id
+ * ({@link TokenText}). A stream whose engine fails before its first token gets a plain error response with the
+ * error's status, since nothing has been committed yet; a later failure becomes an error event. Runs on the HTTP
+ * handler's virtual thread and blocks there on the engine's callbacks. Stateless.
  */
 public final class CompletionResponder {
     /** How the engine request ended. */
@@ -46,11 +47,19 @@ public final class CompletionResponder {
     /** No hooks. */
     public static final Hooks NONE = new Hooks() { };
 
+    /** When a stream's events are flushed to the client (each flush is one socket write and one HTTP chunk). */
+    public enum Flushing {
+        /** Whenever nothing more is queued: the events queued meanwhile leave together, none waits for another. */
+        COALESCED,
+        /** After every event, as engines such as vLLM send them: what the mock engine does. */
+        PER_EVENT
+    }
+
     private CompletionResponder() {
     }
 
     /**
-     * Writes the whole response.
+     * Writes the whole response, a stream's events {@link Flushing#COALESCED}.
      *
      * @param engineError maps an engine failure to the error the client sees.
      * @throws IOException the client went away (the caller cancels the engine request).
@@ -59,7 +68,20 @@ public final class CompletionResponder {
                                   EngineQueue queue, Hooks hooks,
                                   Function<EngineQueue.Failed, OpenAiException> engineError)
         throws IOException, InterruptedException {
-        return request.stream() ? stream(res, header, request.includeUsage(), queue, hooks, engineError)
+        return respond(res, header, request, queue, hooks, engineError, Flushing.COALESCED);
+    }
+
+    /**
+     * Writes the whole response, a stream's events flushed as {@code flushing} says.
+     *
+     * @param engineError maps an engine failure to the error the client sees.
+     * @throws IOException the client went away (the caller cancels the engine request).
+     */
+    public static Outcome respond(ServerResponse res, CompletionHeader header, CompletionRequest request,
+                                  EngineQueue queue, Hooks hooks,
+                                  Function<EngineQueue.Failed, OpenAiException> engineError, Flushing flushing)
+        throws IOException, InterruptedException {
+        return request.stream() ? stream(res, header, request.includeUsage(), queue, hooks, engineError, flushing)
             : whole(res, header, queue, hooks, engineError);
     }
 
@@ -93,7 +115,7 @@ public final class CompletionResponder {
 
     private static Outcome stream(ServerResponse res, CompletionHeader header, boolean includeUsage,
                                   EngineQueue queue, Hooks hooks,
-                                  Function<EngineQueue.Failed, OpenAiException> engineError)
+                                  Function<EngineQueue.Failed, OpenAiException> engineError, Flushing flushing)
         throws IOException, InterruptedException {
         EngineQueue.Signal signal = queue.take();
         if (signal instanceof EngineQueue.Failed failed) {
@@ -102,35 +124,55 @@ public final class CompletionResponder {
         res.header(HeaderNames.CONTENT_TYPE, SseFrames.CONTENT_TYPE);
         res.header(HeaderNames.CACHE_CONTROL, "no-cache");
         try (OutputStream out = res.outputStream()) {
-            long tokens = 0;
-            while (true) {
-                switch (signal) {
-                    case EngineQueue.Token token -> {
-                        if (tokens == 0) {
-                            hooks.onFirstToken();
-                        }
-                        SseFrames.event(out, OpenAiJson.chunk(header, piece(token, tokens), tokens == 0, null,
-                            includeUsage));
-                        tokens++;
+            return events(out, signal, header, includeUsage, queue, hooks, engineError, flushing);
+        }
+    }
+
+    /**
+     * Writes the events of a stream from its first signal to its end. Coalesced, what is already queued goes out with
+     * the event before it, in one flush; the writer flushes whenever the queue is empty before it waits, so no event
+     * waits for one that has not arrived (the first token leaves at once).
+     */
+    static Outcome events(OutputStream out, EngineQueue.Signal first, CompletionHeader header, boolean includeUsage,
+                          EngineQueue queue, Hooks hooks, Function<EngineQueue.Failed, OpenAiException> engineError,
+                          Flushing flushing)
+        throws IOException, InterruptedException {
+        EngineQueue.Signal signal = first;
+        OpenAiJson.ChunkHead head = OpenAiJson.chunkHead(header);
+        long tokens = 0;
+        while (true) {
+            switch (signal) {
+                case EngineQueue.Token token -> {
+                    if (tokens == 0) {
+                        hooks.onFirstToken();
                     }
-                    case EngineQueue.Finished done -> {
-                        Finished finished = ended(hooks, new Finished(done.promptTokens(), done.completionTokens()));
-                        SseFrames.event(out, OpenAiJson.chunk(header, null, tokens == 0, done.reason().wireName(),
-                            includeUsage));
-                        if (includeUsage) {
-                            SseFrames.event(out, OpenAiJson.usageChunk(header, done.promptTokens(),
-                                done.completionTokens()));
-                        }
-                        SseFrames.done(out);
-                        return finished;
-                    }
-                    case EngineQueue.Failed failed -> {
-                        Failed end = ended(hooks, new Failed(failed.kind(), failed.message()));
-                        SseFrames.event(out, OpenAiJson.error(engineError.apply(failed)));
-                        SseFrames.done(out);
-                        return end;
-                    }
+                    SseFrames.event(out, OpenAiJson.chunk(head, piece(token, tokens), tokens == 0, null,
+                        includeUsage));
+                    tokens++;
                 }
+                case EngineQueue.Finished done -> {
+                    Finished finished = ended(hooks, new Finished(done.promptTokens(), done.completionTokens()));
+                    SseFrames.event(out, OpenAiJson.chunk(head, null, tokens == 0, done.reason().wireName(),
+                        includeUsage));
+                    if (includeUsage) {
+                        SseFrames.event(out, OpenAiJson.usageChunk(header, done.promptTokens(),
+                            done.completionTokens()));
+                    }
+                    SseFrames.done(out);
+                    out.flush();
+                    return finished;
+                }
+                case EngineQueue.Failed failed -> {
+                    Failed end = ended(hooks, new Failed(failed.kind(), failed.message()));
+                    SseFrames.event(out, OpenAiJson.error(engineError.apply(failed)));
+                    SseFrames.done(out);
+                    out.flush();
+                    return end;
+                }
+            }
+            signal = flushing == Flushing.COALESCED ? queue.poll() : null;
+            if (signal == null) {
+                out.flush();
                 signal = queue.take();
             }
         }

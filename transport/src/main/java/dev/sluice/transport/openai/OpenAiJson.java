@@ -2,9 +2,11 @@ package dev.sluice.transport.openai;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -49,41 +51,74 @@ public final class OpenAiJson {
     public static byte[] chunk(CompletionHeader header, String text, boolean first, String finishReason,
                                boolean includeUsage) {
         return write(json -> {
-            start(json, header, header.chat() ? "chat.completion.chunk" : "text_completion");
-            json.writeArrayFieldStart("choices");
-            json.writeStartObject();
-            json.writeNumberField("index", 0);
-            if (header.chat()) {
-                json.writeObjectFieldStart("delta");
-                if (first) {
-                    json.writeStringField("role", "assistant");
-                }
-                if (text != null) {
-                    json.writeStringField("content", text);
-                }
-                json.writeEndObject();
-            } else {
-                json.writeStringField("text", text == null ? "" : text);
-                json.writeNullField("logprobs");
-            }
-            if (finishReason == null) {
-                json.writeNullField("finish_reason");
-            } else {
-                json.writeStringField("finish_reason", finishReason);
-            }
-            json.writeEndObject();
-            json.writeEndArray();
-            if (includeUsage) {
-                json.writeNullField("usage");
-            }
-            json.writeEndObject();
+            start(json, header, chunkObject(header));
+            chunkRest(json, header.chat(), text, first, finishReason, includeUsage);
         });
+    }
+
+    /**
+     * What every chunk of one stream starts with, rendered once: {@code "id"}, {@code "object"}, {@code "created"}
+     * and {@code "model"}, escaped as the generator escapes them.
+     */
+    public record ChunkHead(CompletionHeader header, SerializedString fields) {
+    }
+
+    /** The head of {@code header}'s chunks, for {@link #chunk(ChunkHead, String, boolean, String, boolean)}. */
+    public static ChunkHead chunkHead(CompletionHeader header) {
+        String object = new String(write(json -> start(json, header, chunkObject(header))), StandardCharsets.UTF_8);
+        // {"id":…,"model":…} without its braces, and the comma the next field needs, since the generator that
+        // writes the head raw does not know it wrote fields.
+        return new ChunkHead(header, new SerializedString(object.substring(1, object.length() - 1) + ","));
+    }
+
+    /** {@link #chunk(CompletionHeader, String, boolean, String, boolean)}, byte for byte, from a rendered head. */
+    public static byte[] chunk(ChunkHead head, String text, boolean first, String finishReason, boolean includeUsage) {
+        return write(json -> {
+            json.writeStartObject();
+            json.writeRaw(head.fields());
+            chunkRest(json, head.header().chat(), text, first, finishReason, includeUsage);
+        });
+    }
+
+    private static String chunkObject(CompletionHeader header) {
+        return header.chat() ? "chat.completion.chunk" : "text_completion";
+    }
+
+    private static void chunkRest(JsonGenerator json, boolean chat, String text, boolean first, String finishReason,
+                                  boolean includeUsage) throws IOException {
+        json.writeArrayFieldStart("choices");
+        json.writeStartObject();
+        json.writeNumberField("index", 0);
+        if (chat) {
+            json.writeObjectFieldStart("delta");
+            if (first) {
+                json.writeStringField("role", "assistant");
+            }
+            if (text != null) {
+                json.writeStringField("content", text);
+            }
+            json.writeEndObject();
+        } else {
+            json.writeStringField("text", text == null ? "" : text);
+            json.writeNullField("logprobs");
+        }
+        if (finishReason == null) {
+            json.writeNullField("finish_reason");
+        } else {
+            json.writeStringField("finish_reason", finishReason);
+        }
+        json.writeEndObject();
+        json.writeEndArray();
+        if (includeUsage) {
+            json.writeNullField("usage");
+        }
+        json.writeEndObject();
     }
 
     /** The final usage chunk of a stream with {@code stream_options.include_usage}: no choices, usage set. */
     public static byte[] usageChunk(CompletionHeader header, long promptTokens, long completionTokens) {
         return write(json -> {
-            start(json, header, header.chat() ? "chat.completion.chunk" : "text_completion");
+            start(json, header, chunkObject(header));
             json.writeArrayFieldStart("choices");
             json.writeEndArray();
             usage(json, promptTokens, completionTokens);

@@ -6,7 +6,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Server-Sent Events framing of OpenAI streams: {@code data: <json>} and a blank line per event, then
- * {@code data: [DONE]}. Each write flushes, so every event leaves as it is produced (with TCP_NODELAY on).
+ * {@code data: [DONE]}. Nothing here flushes: the writer flushes when it has written what is ready (one flush is one
+ * write to the socket, one HTTP chunk).
  */
 public final class SseFrames {
     /** The content type of a stream. */
@@ -19,17 +20,15 @@ public final class SseFrames {
     private SseFrames() {
     }
 
-    /** Writes one event and flushes. */
+    /** Writes one event. */
     public static void event(OutputStream out, byte[] json) throws IOException {
         out.write(DATA);
         out.write(json);
         out.write(END);
-        out.flush();
     }
 
-    /** Writes the terminating {@code [DONE]} event and flushes. */
+    /** Writes the terminating {@code [DONE]} event. */
     public static void done(OutputStream out) throws IOException {
         out.write(DONE);
-        out.flush();
     }
 }

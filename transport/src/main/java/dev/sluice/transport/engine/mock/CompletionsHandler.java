@@ -71,8 +71,9 @@ final class CompletionsHandler implements Handler {
         EngineQueue queue = new EngineQueue();
         EngineStream stream = engine.submit(new EngineRequest(requestId, tokens, request.maxTokens(), 0), queue);
         try {
+            // One write per event, as vLLM sends them: what a frontend in front of it reads.
             CompletionResponder.respond(res, header, request, queue, CompletionResponder.NONE,
-                failed -> engineError(failed.message()));
+                failed -> engineError(failed.message()), CompletionResponder.Flushing.PER_EVENT);
         } catch (IOException | UncheckedIOException e) {
             // The client went away; the finally block frees the engine request.
         } finally {
