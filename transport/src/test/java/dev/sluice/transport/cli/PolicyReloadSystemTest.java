@@ -19,9 +19,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -29,13 +30,15 @@ import picocli.CommandLine;
 /**
  * {@code sluice serve} (a process) reloading its router policy without a restart: after a SIGHUP, and with
  * {@code --watch-config} after an editor-style save (a new file renamed over the old), requests of the bulk family
- * are admitted under the new class; a request in flight across the reload completes; an invalid file is refused
- * with its {@code file:line:col} message, counted in {@code /metrics}, and the old policy serves on; and
+ * are admitted under the new class; a request in flight across the reload streams on after it; an invalid file is
+ * refused with its {@code file:line:col} message, counted in {@code /metrics}, and the old policy serves on; and
  * {@code replay --verify} reproduces the journaled run, reloads included.
  */
 class PolicyReloadSystemTest {
     private static final Pattern READY = Pattern.compile("sluice serving \\S+ on (http://\\S+)");
     private static final String MODEL = "m";
+    /** The long request's length: minutes at this speed-up, far beyond the test. */
+    private static final int LONG_TOKENS = 100_000;
     private static final String BEFORE = """
         default_policy_family: standard
         uncached_isl_buckets: [{min_tokens: 0, bucket: any}]
@@ -64,9 +67,13 @@ class PolicyReloadSystemTest {
             assertTrue(serve.output().contains("reloads on SIGHUP and when it changes"), serve.output());
             assertEquals("bulk", admittedClass(base, "bulk"));
 
-            // A long request in flight across the reload.
-            CompletableFuture<HttpResponse<String>> running = http.sendAsync(completion(base, "standard", 200),
-                HttpResponse.BodyHandlers.ofString());
+            // A long request in flight across the reload: streamed, far longer than the test (the client leaves once
+            // it has seen the request go on after the swap), so no load on the machine can end it before the reload.
+            HttpResponse<Stream<String>> running = http.send(completion(base, "standard", LONG_TOKENS, true),
+                HttpResponse.BodyHandlers.ofLines());
+            assertEquals(200, running.statusCode());
+            Iterator<String> events = running.body().iterator();
+            nextEvent(events);
             Await.until("the long request dispatched", () -> sample(base, "sluice_queue_dispatched_total",
                 "policy_class=\"standard\"") == 1);
 
@@ -77,9 +84,12 @@ class PolicyReloadSystemTest {
             assertEquals(1, sample(base, "sluice_requests_completed_total", "model=\"m\""),
                 "only the first short request had completed: the long one was in flight at the reload");
             assertEquals("bulk-v2", admittedClass(base, "bulk"));
-            HttpResponse<String> finished = running.get();
-            assertEquals(200, finished.statusCode(), finished.body());
-            assertTrue(finished.body().contains("\"finish_reason\""), finished.body());
+            // Nothing in flight is lost: the long request streams on after the swap, then ends once, as its client
+            // goes.
+            nextEvent(events);
+            running.body().close();
+            Await.until("the long request aborted as its client left", () -> sample(base,
+                "sluice_requests_aborted_total", "model=\"m\"") == 1);
 
             // An invalid file, saved by rename: refused, the old policy serves on.
             replace(policy, INVALID);
@@ -111,16 +121,27 @@ class PolicyReloadSystemTest {
         Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    private HttpRequest completion(String base, String family, int maxTokens) {
+    private HttpRequest completion(String base, String family, int maxTokens, boolean stream) {
         return HttpRequest.newBuilder(URI.create(base + "/v1/completions")).timeout(Duration.ofSeconds(60))
             .header("Content-Type", "application/json").header("x-dynamo-meta-policy-class", family)
             .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + MODEL + "\",\"prompt\":\"reload me\","
-                + "\"max_tokens\":" + maxTokens + "}", StandardCharsets.UTF_8)).build();
+                + "\"max_tokens\":" + maxTokens + ",\"stream\":" + stream + "}", StandardCharsets.UTF_8)).build();
+    }
+
+    /** Reads the stream's next event (its {@code data:} line); fails if the stream ends first. */
+    private static String nextEvent(Iterator<String> lines) {
+        while (lines.hasNext()) {
+            String line = lines.next();
+            if (line.startsWith("data:")) {
+                return line;
+            }
+        }
+        throw new AssertionError("the long request's stream ended");
     }
 
     /** The class a short request of {@code family} was admitted under ({@code x-sluice-policy-class}). */
     private String admittedClass(String base, String family) throws Exception {
-        HttpResponse<String> response = http.send(completion(base, family, 1), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(completion(base, family, 1, false), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), response.body());
         return response.headers().firstValue("x-sluice-policy-class").orElseThrow();
     }
