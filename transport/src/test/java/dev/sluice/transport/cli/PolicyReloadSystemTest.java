@@ -141,7 +141,8 @@ class PolicyReloadSystemTest {
 
     /** The class a short request of {@code family} was admitted under ({@code x-sluice-policy-class}). */
     private String admittedClass(String base, String family) throws Exception {
-        HttpResponse<String> response = http.send(completion(base, family, 1, false), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(completion(base, family, 1, false),
+            HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), response.body());
         return response.headers().firstValue("x-sluice-policy-class").orElseThrow();
     }
