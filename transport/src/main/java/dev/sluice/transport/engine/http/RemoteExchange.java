@@ -148,14 +148,7 @@ final class RemoteExchange implements EngineStream, Runnable {
         try {
             connection = engine.client().post(request.requestId(), this::writeBody);
         } catch (IOException | RuntimeException e) {
-            silence(e);
-            if (abort.get() != RUNNING) {
-                endAborted();
-            } else if (e instanceof UpstreamProtocolException) {
-                fail(new UpstreamFailure(ErrorKind.FAILED, e.getMessage()));
-            } else {
-                fail(UpstreamFailure.beforeResponse(e, engine.settings().connectTimeout()));
-            }
+            failOn(e, UpstreamFailure.beforeResponse(e, engine.settings().connectTimeout()));
             return;
         }
         try {
@@ -172,14 +165,7 @@ final class RemoteExchange implements EngineStream, Runnable {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            silence(e);
-            if (abort.get() != RUNNING) {
-                endAborted();
-            } else if (e instanceof UpstreamProtocolException) {
-                fail(new UpstreamFailure(ErrorKind.FAILED, e.getMessage()));
-            } else {
-                fail(new UpstreamFailure(ErrorKind.FAILED, "the connection to the engine was lost mid-stream"));
-            }
+            failOn(e, new UpstreamFailure(ErrorKind.FAILED, "the connection to the engine was lost mid-stream"));
         } finally {
             engine.client().release(connection);
         }
@@ -189,9 +175,24 @@ final class RemoteExchange implements EngineStream, Runnable {
      * A read that timed out means the engine sent nothing for longer than the first-token or idle timeout: the socket
      * timeout only backs the timers up, but can fire as they do, so it ends the exchange as they would have.
      */
-    private void silence(Exception e) {
+    private void abortIfReadTimedOut(Exception e) {
         if (e instanceof SocketTimeoutException && !UpstreamFailure.isConnectFailure(e)) {
             abort(sawText ? IDLE : TIMED_OUT);
+        }
+    }
+
+    /**
+     * The exchange failed with {@code e}: it ends as aborted when an abort (or a read timeout) came first, with the
+     * engine's protocol error when it broke HTTP, else with {@code otherwise}.
+     */
+    private void failOn(Exception e, UpstreamFailure otherwise) {
+        abortIfReadTimedOut(e);
+        if (abort.get() != RUNNING) {
+            endAborted();
+        } else if (e instanceof UpstreamProtocolException) {
+            fail(new UpstreamFailure(ErrorKind.FAILED, e.getMessage()));
+        } else {
+            fail(otherwise);
         }
     }
 
