@@ -20,6 +20,7 @@ module dev.sluice.perf {
     // picocli reads and sets the simulate commands' fields; JMH instantiates the benchmark states.
     opens dev.sluice.perf.simulate to info.picocli;
     opens dev.sluice.perf.admission to jmh.core;
+    opens dev.sluice.perf.http to jmh.core;
     opens dev.sluice.perf.journal to jmh.core;
     opens dev.sluice.perf.queue to jmh.core;
     opens dev.sluice.perf.select to jmh.core;

@@ -8,8 +8,8 @@ import java.io.IOException;
  * What one completion stream chunk says, as {@link CompletionStreamAdapter}'s streaming pass reads it: the first
  * choice's text ({@code text}, else {@code delta.content}) and finish reason, and the usage counts. Each read method
  * starts just after the opening token of its value and leaves the parser on its closing token; it returns false
- * when the value is not one the pass knows (the adapter then reads the chunk as a tree). One per chunk, on the
- * reader thread.
+ * when the value is not one the pass knows (the adapter then reads the chunk as a tree). One per stream, reset for
+ * each chunk, on the reader thread.
  */
 final class Chunk {
     boolean choices;
@@ -18,6 +18,16 @@ final class Chunk {
     boolean usage;
     long promptTokens = -1;
     long completionTokens = -1;
+
+    /** Forgets the last chunk. */
+    void reset() {
+        choices = false;
+        text = null;
+        finishReason = null;
+        usage = false;
+        promptTokens = -1;
+        completionTokens = -1;
+    }
 
     /** The {@code choices} array: the first element is read, the others skipped. */
     boolean readChoices(JsonParser json) throws IOException {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.transport.engine.ErrorKind;
 import dev.sluice.transport.engine.FinishReason;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
@@ -31,23 +32,32 @@ final class CompletionStreamAdapter implements SseParser.Handler {
     private FinishReason finishReason;
     private long promptTokens = -1;
     private long completionTokens = -1;
+    /** What the streaming pass read of the last chunk. */
+    private final Chunk streamed = new Chunk();
+    private final Utf8Check utf8 = new Utf8Check();
 
     CompletionStreamAdapter(Consumer<String> text) {
         this.text = text;
     }
 
     @Override
-    public void onEvent(String type, String data) {
+    public void onEvent(String type, byte[] data, int offset, int length) {
         if (done || errorKind != null) {
             return;
         }
-        if (data.equals("[DONE]")) {
+        if (isDone(data, offset, length)) {
             done = true;
             return;
         }
-        if (type.equals("message") && ordinaryChunk(data)) {
+        if (type.equals("message") && ordinaryStart(data, offset, length) && utf8.wellFormed(data, offset, length)
+            && ordinaryChunk(data, offset, length)) {
             return;
         }
+        onUnusualEvent(type, new String(data, offset, length, StandardCharsets.UTF_8));
+    }
+
+    /** Decides an event the streaming pass left alone, from its text, by reading it as a tree. */
+    private void onUnusualEvent(String type, String data) {
         JsonNode chunk;
         try {
             chunk = JSON.readTree(data);
@@ -83,9 +93,9 @@ final class CompletionStreamAdapter implements SseParser.Handler {
      * else (not an object, no {@code choices} array, an {@code error} field, a usage count that is not an integer,
      * malformed JSON): the tree reading then decides.
      */
-    private boolean ordinaryChunk(String data) {
-        Chunk chunk = new Chunk();
-        try (JsonParser json = JSON.getFactory().createParser(data)) {
+    private boolean ordinaryChunk(byte[] data, int offset, int length) {
+        streamed.reset();
+        try (JsonParser json = JSON.getFactory().createParser(data, offset, length)) {
             if (json.nextToken() != JsonToken.START_OBJECT) {
                 return false;
             }
@@ -97,18 +107,18 @@ final class CompletionStreamAdapter implements SseParser.Handler {
                         return false;
                     }
                     case "choices" -> {
-                        if (value != JsonToken.START_ARRAY || !chunk.readChoices(json)) {
+                        if (value != JsonToken.START_ARRAY || !streamed.readChoices(json)) {
                             return false;
                         }
                     }
                     case "usage" -> {
                         if (value == JsonToken.START_OBJECT) {
-                            if (!chunk.readUsage(json)) {
+                            if (!streamed.readUsage(json)) {
                                 return false;
                             }
                         } else {
                             json.skipChildren();
-                            chunk.usage = false;
+                            streamed.usage = false;
                         }
                     }
                     default -> json.skipChildren();
@@ -117,20 +127,33 @@ final class CompletionStreamAdapter implements SseParser.Handler {
         } catch (IOException e) {
             return false;
         }
-        if (!chunk.choices) {
+        if (!streamed.choices) {
             return false;
         }
-        if (chunk.text != null && !chunk.text.isEmpty()) {
-            text.accept(chunk.text);
+        if (streamed.text != null && !streamed.text.isEmpty()) {
+            text.accept(streamed.text);
         }
-        if (chunk.finishReason != null) {
-            finishReason = finishReason(chunk.finishReason);
+        if (streamed.finishReason != null) {
+            finishReason = finishReason(streamed.finishReason);
         }
-        if (chunk.usage) {
-            promptTokens = chunk.promptTokens;
-            completionTokens = chunk.completionTokens;
+        if (streamed.usage) {
+            promptTokens = streamed.promptTokens;
+            completionTokens = streamed.completionTokens;
         }
         return true;
+    }
+
+    private static boolean isDone(byte[] data, int offset, int length) {
+        return length == 6 && data[offset] == '[' && data[offset + 1] == 'D' && data[offset + 2] == 'O'
+            && data[offset + 3] == 'N' && data[offset + 4] == 'E' && data[offset + 5] == ']';
+    }
+
+    /**
+     * Whether the event starts as every ordinary chunk does, with <code>{"</code>: then Jackson's byte parser takes
+     * it as UTF-8 (it guesses UTF-16 or UTF-32 from zero bytes at the start).
+     */
+    private static boolean ordinaryStart(byte[] data, int offset, int length) {
+        return length >= 2 && data[offset] == '{' && data[offset + 1] == '"';
     }
 
     private void fail(String message) {

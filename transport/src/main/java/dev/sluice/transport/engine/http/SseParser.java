@@ -5,11 +5,13 @@ import java.util.Arrays;
 
 /**
  * A push parser for Server-Sent Events (the WHATWG event-stream format): feed it bytes as they arrive, in pieces of
- * any size, and it calls {@link Handler#onEvent} once per complete event. Lines end with LF, CRLF or CR (also when
- * the CR and the LF arrive in different pieces); a line is decoded as UTF-8 only once whole, so a character split
- * across pieces survives. Comment lines ({@code :...}) and the {@code id} and {@code retry} fields are ignored;
- * several {@code data} lines of one event are joined with LF. An event still open when the input ends is dropped,
- * as the format says. Not thread-safe: one reader thread owns it.
+ * any size, and it calls {@link Handler#onEvent} once per complete event with the event's data as raw bytes (no
+ * decoding, so a UTF-8 character split across pieces survives; the handler decodes). Lines end with LF, CRLF or CR
+ * (also when the CR and the LF arrive in different pieces). A line that is whole in its piece is read where it lies;
+ * only a line split across pieces is gathered first. Comment lines ({@code :...}) and the {@code id} and
+ * {@code retry} fields are ignored without decoding; several {@code data} lines of one event are joined with LF. An
+ * event still open when the input ends is dropped, as the format says. Not thread-safe: one reader thread owns it;
+ * once warm it allocates nothing but the type of an event that names one.
  */
 final class SseParser {
     /** Receives complete events. */
@@ -18,18 +20,23 @@ final class SseParser {
          * One event.
          *
          * @param type the {@code event} field, or {@code "message"} when absent.
-         * @param data the {@code data} lines joined with LF.
+         * @param data the {@code data} lines joined with LF, as UTF-8 bytes at {@code data[offset, offset + length)};
+         *             valid only during the call (the parser reuses the array).
          */
-        void onEvent(String type, String data);
+        void onEvent(String type, byte[] data, int offset, int length);
     }
+
+    private static final String MESSAGE = "message";
 
     private final Handler handler;
     private final int maxLineBytes;
+    /** The start of a line that did not end in its piece. */
     private byte[] line = new byte[256];
     private int lineLength;
     private boolean afterCr;
     private boolean overflow;
-    private final StringBuilder data = new StringBuilder();
+    private byte[] data = new byte[512];
+    private int dataLength;
     private boolean hasData;
     private String type;
 
@@ -45,70 +52,93 @@ final class SseParser {
      * @return false once a line exceeded the limit; the parser then ignores further input.
      */
     boolean feed(byte[] bytes, int offset, int length) {
-        for (int i = offset; i < offset + length && !overflow; i++) {
-            byte b = bytes[i];
-            if (b == '\n' && afterCr) {
+        int end = offset + length;
+        int at = offset;
+        while (at < end && !overflow) {
+            if (afterCr) {
                 afterCr = false;
-                continue;
-            }
-            afterCr = b == '\r';
-            if (b == '\n' || b == '\r') {
-                endLine();
-            } else if (lineLength == maxLineBytes) {
-                overflow = true;
-            } else {
-                if (lineLength == line.length) {
-                    line = Arrays.copyOf(line, Math.min(maxLineBytes, line.length * 2));
+                if (bytes[at] == '\n') {
+                    at++;
+                    continue;
                 }
-                line[lineLength++] = b;
             }
+            int stop = ByteScan.lineEnd(bytes, at, end);
+            if (lineLength + (stop - at) > maxLineBytes) {
+                overflow = true;
+                break;
+            }
+            if (stop == end) {
+                gather(bytes, at, stop - at);
+                break;
+            }
+            afterCr = bytes[stop] == '\r';
+            if (lineLength == 0) {
+                endLine(bytes, at, stop - at);
+            } else {
+                gather(bytes, at, stop - at);
+                int whole = lineLength;
+                lineLength = 0;
+                endLine(line, 0, whole);
+            }
+            at = stop + 1;
         }
         return !overflow;
     }
 
-    private void endLine() {
-        if (lineLength >= 5 && line[0] == 'd' && line[1] == 'a' && line[2] == 't' && line[3] == 'a' && line[4] == ':') {
-            // The line of nearly every event: decode only its value.
-            int from = lineLength > 5 && line[5] == ' ' ? 6 : 5;
-            if (hasData) {
-                data.append('\n');
-            }
-            data.append(new String(line, from, lineLength - from, StandardCharsets.UTF_8));
-            hasData = true;
-            lineLength = 0;
-            return;
+    private void gather(byte[] bytes, int from, int count) {
+        if (lineLength + count > line.length) {
+            line = Arrays.copyOf(line, Math.min(maxLineBytes, Math.max(line.length * 2, lineLength + count)));
         }
-        String text = new String(line, 0, lineLength, StandardCharsets.UTF_8);
-        lineLength = 0;
-        if (text.isEmpty()) {
+        System.arraycopy(bytes, from, line, lineLength, count);
+        lineLength += count;
+    }
+
+    /** The line at {@code bytes[from, from + length)}, without its end. */
+    private void endLine(byte[] bytes, int from, int length) {
+        if (length == 0) {
             dispatch();
             return;
         }
-        if (text.charAt(0) == ':') {
+        if (bytes[from] == ':') {
             return;
         }
-        int colon = text.indexOf(':');
-        String field = colon < 0 ? text : text.substring(0, colon);
-        String value = colon < 0 ? "" : text.substring(colon + 1);
-        if (value.startsWith(" ")) {
-            value = value.substring(1);
+        int end = from + length;
+        int colon = from;
+        while (colon < end && bytes[colon] != ':') {
+            colon++;
         }
-        if (field.equals("data")) {
-            if (hasData) {
-                data.append('\n');
-            }
-            data.append(value);
-            hasData = true;
-        } else if (field.equals("event")) {
-            type = value;
+        int value = colon < end ? colon + 1 : end;
+        if (value < end && bytes[value] == ' ') {
+            value++;
         }
+        int nameLength = colon - from;
+        if (nameLength == 4 && bytes[from] == 'd' && bytes[from + 1] == 'a' && bytes[from + 2] == 't'
+            && bytes[from + 3] == 'a') {
+            appendData(bytes, value, end - value);
+        } else if (nameLength == 5 && bytes[from] == 'e' && bytes[from + 1] == 'v' && bytes[from + 2] == 'e'
+            && bytes[from + 3] == 'n' && bytes[from + 4] == 't') {
+            type = new String(bytes, value, end - value, StandardCharsets.UTF_8);
+        }
+    }
+
+    private void appendData(byte[] bytes, int from, int count) {
+        int needed = dataLength + count + (hasData ? 1 : 0);
+        if (needed > data.length) {
+            data = Arrays.copyOf(data, Math.max(data.length * 2, needed));
+        }
+        if (hasData) {
+            data[dataLength++] = '\n';
+        }
+        System.arraycopy(bytes, from, data, dataLength, count);
+        dataLength += count;
+        hasData = true;
     }
 
     private void dispatch() {
         if (hasData) {
-            handler.onEvent(type == null || type.isEmpty() ? "message" : type, data.toString());
+            handler.onEvent(type == null || type.isEmpty() ? MESSAGE : type, data, 0, dataLength);
         }
-        data.setLength(0);
+        dataLength = 0;
         hasData = false;
         type = null;
     }

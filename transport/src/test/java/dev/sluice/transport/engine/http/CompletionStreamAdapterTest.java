@@ -22,6 +22,12 @@ class CompletionStreamAdapterTest {
         new SseParser(adapter, 1 << 16).feed(bytes, 0, bytes.length);
     }
 
+    /** One {@code message} event with this data, as the event parser hands it over. */
+    private static void event(CompletionStreamAdapter adapter, String data) {
+        byte[] bytes = ("  " + data).getBytes(StandardCharsets.UTF_8);
+        adapter.onEvent("message", bytes, 2, bytes.length - 2);
+    }
+
     @Test
     void shouldPassTextDeltasAndTakeUsageFromTheFinalChunk() {
         feed("""
@@ -76,13 +82,13 @@ class CompletionStreamAdapterTest {
         feed("data: {\"choices\":[{\"text\":\"a\"}]\n\n");
         assertEquals("the engine sent a malformed stream event", adapter.errorMessage());
         CompletionStreamAdapter other = new CompletionStreamAdapter(texts::add);
-        other.onEvent("message", "{\"object\":\"text_completion\"}");
+        event(other, "{\"object\":\"text_completion\"}");
         assertEquals(ErrorKind.FAILED, other.errorKind(), "a chunk without choices");
     }
 
     @Test
     void shouldCutLongUpstreamMessages() {
-        adapter.onEvent("message", "{\"error\":{\"message\":\"" + "x".repeat(500) + "\"}}");
+        event(adapter, "{\"error\":{\"message\":\"" + "x".repeat(500) + "\"}}");
         assertEquals("the engine failed the request: ".length() + CompletionStreamAdapter.MAX_MESSAGE_CHARS + 3,
             adapter.errorMessage().length());
     }
@@ -102,7 +108,7 @@ class CompletionStreamAdapterTest {
 
     @Test
     void shouldFailOnATruncatedChunkEvenWhenItsStartLooksOrdinary() {
-        adapter.onEvent("message", "{\"choices\":[{\"text\":\"a\"}]");
+        event(adapter, "{\"choices\":[{\"text\":\"a\"}]");
         assertEquals("the engine sent a malformed stream event", adapter.errorMessage());
         assertEquals(List.of(), texts);
     }

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /** Event-stream framing as servers send it, in pieces of every size. */
 class SseParserTest {
     private final List<String> events = new ArrayList<>();
-    private final SseParser parser = new SseParser((type, data) -> events.add(type + "|" + data), 64);
+    private final SseParser parser = new SseParser((type, data, offset, length) -> events.add(
+        type + "|" + new String(data, offset, length, StandardCharsets.UTF_8)), 64);
 
     private void feed(String text) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
@@ -26,7 +27,8 @@ class SseParserTest {
         List<String> expected = List.of("message|{\"a\":\"é€\"}", "message|x\ny", "message|[DONE]");
         for (int size = 1; size <= bytes.length; size++) {
             events.clear();
-            SseParser fresh = new SseParser((type, data) -> events.add(type + "|" + data), 64);
+            SseParser fresh = new SseParser((type, data, offset, length) -> events.add(
+        type + "|" + new String(data, offset, length, StandardCharsets.UTF_8)), 64);
             for (int at = 0; at < bytes.length; at += size) {
                 fresh.feed(bytes, at, Math.min(size, bytes.length - at));
             }
