@@ -5,8 +5,8 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Scans of byte arrays eight bytes at a time (one {@code long} read, bit tricks instead of a branch per byte), for
- * the event stream's hot loops: where a line ends, and whether bytes are all ASCII. Stateless and thread-safe.
+ * Where the next line ends in a byte array, found eight bytes at a time (one {@code long} read, bit tricks instead
+ * of two branches per byte): the event stream's hot loop. Stateless and thread-safe.
  */
 final class ByteScan {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -35,19 +35,6 @@ final class ByteScan {
             }
         }
         return to;
-    }
-
-    /** Whether every byte of {@code bytes[from, to)} is below 0x80. */
-    static boolean ascii(byte[] bytes, int from, int to) {
-        long bits = 0;
-        int i = from;
-        for (; i + Long.BYTES <= to; i += Long.BYTES) {
-            bits |= (long) LONGS.get(bytes, i);
-        }
-        for (; i < to; i++) {
-            bits |= bytes[i];
-        }
-        return (bits & HIGH_BITS) == 0;
     }
 
     /**

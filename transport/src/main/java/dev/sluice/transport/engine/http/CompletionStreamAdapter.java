@@ -16,8 +16,11 @@ import java.util.function.Consumer;
  * finish reason, the usage of the final chunk, {@code data: [DONE]}, or a failure (an error event, or an event that
  * is not a completion chunk). Text is taken from {@code choices[0].text} ({@code /v1/completions}) or, for servers
  * that answer in the chat shape, {@code choices[0].delta.content}; empty deltas are skipped. Events after the end
- * or a failure are ignored. An ordinary chunk is read in one streaming pass (no tree); anything else (an error, a
- * malformed or unusual chunk) is read again as a tree, which decides. Not thread-safe: the request's reader thread
+ * or a failure are ignored. An ordinary chunk is read in one streaming pass (no tree) straight from the event's
+ * bytes; anything else (an error, a malformed or unusual chunk) is decoded to a {@code String} and read as a tree,
+ * which decides. Jackson's byte parser refuses ill-formed UTF-8 (overlong forms, encoded surrogates, cut-off
+ * sequences), so such a chunk takes the second way and its text reads with U+FFFD, as decoding to a {@code String}
+ * gives. Not thread-safe: the request's reader thread
  * owns it.
  */
 final class CompletionStreamAdapter implements SseParser.Handler {
@@ -34,7 +37,6 @@ final class CompletionStreamAdapter implements SseParser.Handler {
     private long completionTokens = -1;
     /** What the streaming pass read of the last chunk. */
     private final Chunk streamed = new Chunk();
-    private final Utf8Check utf8 = new Utf8Check();
 
     CompletionStreamAdapter(Consumer<String> text) {
         this.text = text;
@@ -49,8 +51,7 @@ final class CompletionStreamAdapter implements SseParser.Handler {
             done = true;
             return;
         }
-        if (type.equals("message") && ordinaryStart(data, offset, length) && utf8.wellFormed(data, offset, length)
-            && ordinaryChunk(data, offset, length)) {
+        if (type.equals("message") && ordinaryStart(data, offset, length) && ordinaryChunk(data, offset, length)) {
             return;
         }
         onUnusualEvent(type, new String(data, offset, length, StandardCharsets.UTF_8));

@@ -112,4 +112,74 @@ class CompletionStreamAdapterTest {
         assertEquals("the engine sent a malformed stream event", adapter.errorMessage());
         assertEquals(List.of(), texts);
     }
+
+    @Test
+    void shouldReadTheSameStreamWhateverWayItIsSplit() {
+        String stream = """
+            data: {"choices":[{"index":0,"text":"日本","finish_reason":null}],"usage":null}
+
+            data: {"choices":[{"index":0,"text":" 😀 ok","finish_reason":null}],"usage":null}\r
+            \r
+            data: {"choices":[{"index":0,"text":"","finish_reason":"stop"}],"usage":null}
+
+            data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}
+
+            data: [DONE]
+
+            """;
+        byte[] bytes = stream.getBytes(StandardCharsets.UTF_8);
+        for (int size = 1; size <= bytes.length; size++) {
+            List<String> pieces = new ArrayList<>();
+            CompletionStreamAdapter fresh = new CompletionStreamAdapter(pieces::add);
+            SseParser parser = new SseParser(fresh, 1 << 16);
+            for (int at = 0; at < bytes.length; at += size) {
+                parser.feed(bytes, at, Math.min(size, bytes.length - at));
+            }
+            assertEquals(List.of("日本", " 😀 ok"), pieces, "pieces of " + size + " bytes");
+            assertTrue(fresh.done());
+            assertEquals(FinishReason.STOP, fresh.finishReason());
+            assertEquals(3, fresh.promptTokens());
+            assertEquals(2, fresh.completionTokens());
+        }
+    }
+
+    @Test
+    void shouldReadIllFormedUtf8WithReplacementCharactersAsBefore() {
+        // Overlong forms of '/' (two, three, four bytes), an encoded surrogate, beyond U+10FFFF, a five-byte form, a
+        // stray continuation byte, a cut-off sequence.
+        byte[][] bad = {{(byte) 0xc0, (byte) 0xaf}, {(byte) 0xe0, (byte) 0x80, (byte) 0xaf},
+            {(byte) 0xf0, (byte) 0x80, (byte) 0x80, (byte) 0xaf}, {(byte) 0xed, (byte) 0xa0, (byte) 0x80},
+            {(byte) 0xf4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xf8, (byte) 0x88, (byte) 0x80, (byte) 0x80,
+            (byte) 0x80}, {(byte) 0x80}, {(byte) 0xe6, (byte) 0x97}};
+        for (byte[] text : bad) {
+            texts.clear();
+            CompletionStreamAdapter fresh = new CompletionStreamAdapter(texts::add);
+            byte[] head = "{\"choices\":[{\"text\":\"a".getBytes(StandardCharsets.UTF_8);
+            byte[] tail = "z\"}]}".getBytes(StandardCharsets.UTF_8);
+            byte[] chunk = new byte[head.length + text.length + tail.length];
+            System.arraycopy(head, 0, chunk, 0, head.length);
+            System.arraycopy(text, 0, chunk, head.length, text.length);
+            System.arraycopy(tail, 0, chunk, head.length + text.length, tail.length);
+            fresh.onEvent("message", chunk, 0, chunk.length);
+            assertNull(fresh.errorKind());
+            assertEquals(List.of("a" + new String(text, StandardCharsets.UTF_8) + "z"), texts,
+                "U+FFFD for each ill-formed part, as before");
+        }
+    }
+
+    @Test
+    void shouldReadChunksThatDoNotStartAsUsualAsTheTreeDoes() {
+        event(adapter, " {\"choices\":[{\"text\":\"spaced\"}]}");
+        event(adapter, "{\"choices\":[{\"text\":\"trailing\"}]} x");
+        assertEquals(List.of("spaced", "trailing"), texts);
+        event(adapter, "[DONE] ");
+        assertEquals("the engine sent a malformed stream event", adapter.errorMessage(), "only [DONE] itself ends");
+    }
+
+    @Test
+    void shouldFailOnAnErrorEventEvenWhenItLooksLikeAChunk() {
+        feed("event: error\ndata: {\"choices\":[{\"text\":\"a\"}],\"error\":\"overloaded\"}\n\n");
+        assertEquals(List.of(), texts);
+        assertEquals("the engine failed the request: overloaded", adapter.errorMessage());
+    }
 }
