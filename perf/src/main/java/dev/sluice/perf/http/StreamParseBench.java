@@ -35,8 +35,8 @@ public class StreamParseBench {
     private static final int MAX_LINE_BYTES = 1 << 20;
     private static final String[] TOKENS = {" The", " quick", " brown", " fox", " jumps", " over", " the", " lazy",
         " dog", " near", " the", " café", ",", " then", " it", " sleeps"};
-    private static final String HEAD = "{\"id\":\"cmpl-8c2f0e4b7d1a4c3e9f6b5a2d1e0c9b8a\",\"object\":\"text_completion\","
-        + "\"created\":1764765000,\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",";
+    private static final String HEAD = "{\"id\":\"cmpl-8c2f0e4b7d1a4c3e9f6b5a2d1e0c9b8a\","
+        + "\"object\":\"text_completion\",\"created\":1764765000,\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",";
 
     static {
         try {

@@ -37,7 +37,8 @@ final class Chunk {
         boolean first = true;
         JsonToken token;
         while ((token = json.nextToken()) != JsonToken.END_ARRAY) {
-            if (token == null) {
+            if (token == null || token == JsonToken.NOT_AVAILABLE) {
+                // The array is cut short.
                 return false;
             }
             if (!first) {

@@ -3,6 +3,7 @@ package dev.sluice.transport.engine.http;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.async.ByteArrayFeeder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.transport.engine.ErrorKind;
@@ -17,11 +18,11 @@ import java.util.function.Consumer;
  * is not a completion chunk). Text is taken from {@code choices[0].text} ({@code /v1/completions}) or, for servers
  * that answer in the chat shape, {@code choices[0].delta.content}; empty deltas are skipped. Events after the end
  * or a failure are ignored. An ordinary chunk is read in one streaming pass (no tree) straight from the event's
- * bytes; anything else (an error, a malformed or unusual chunk) is decoded to a {@code String} and read as a tree,
- * which decides. Jackson's byte parser refuses ill-formed UTF-8 (overlong forms, encoded surrogates, cut-off
- * sequences), so such a chunk takes the second way and its text reads with U+FFFD, as decoding to a {@code String}
- * gives. Not thread-safe: the request's reader thread
- * owns it.
+ * bytes, by one non-blocking parser fed each event in turn (no parser per event: it is dropped only after an event
+ * it could not read to its end); anything else (an error, a malformed or unusual chunk) is decoded to a
+ * {@code String} and read as a tree, which decides. Jackson's byte parsers refuse ill-formed UTF-8 (overlong forms,
+ * encoded surrogates, cut-off sequences), so such a chunk takes the second way and its text reads with U+FFFD, as
+ * decoding to a {@code String} gives. Not thread-safe: the request's reader thread owns it.
  */
 final class CompletionStreamAdapter implements SseParser.Handler {
     private static final ObjectMapper JSON = ReaderJson.MAPPER;
@@ -37,6 +38,9 @@ final class CompletionStreamAdapter implements SseParser.Handler {
     private long completionTokens = -1;
     /** What the streaming pass read of the last chunk. */
     private final Chunk streamed = new Chunk();
+    /** The non-blocking parser the stream's chunks are fed to in turn, made at the first; null after a misfit. */
+    private JsonParser stream;
+    private ByteArrayFeeder feeder;
 
     CompletionStreamAdapter(Consumer<String> text) {
         this.text = text;
@@ -49,6 +53,7 @@ final class CompletionStreamAdapter implements SseParser.Handler {
         }
         if (isDone(data, offset, length)) {
             done = true;
+            closeStream();
             return;
         }
         if (type.equals("message") && ordinaryStart(data, offset, length) && ordinaryChunk(data, offset, length)) {
@@ -96,39 +101,23 @@ final class CompletionStreamAdapter implements SseParser.Handler {
      */
     private boolean ordinaryChunk(byte[] data, int offset, int length) {
         streamed.reset();
-        try (JsonParser json = JSON.getFactory().createParser(data, offset, length)) {
-            if (json.nextToken() != JsonToken.START_OBJECT) {
-                return false;
+        boolean read = false;
+        try {
+            if (stream == null) {
+                stream = JSON.getFactory().createNonBlockingByteArrayParser();
+                feeder = (ByteArrayFeeder) stream.getNonBlockingInputFeeder();
             }
-            while (json.nextToken() == JsonToken.FIELD_NAME) {
-                String field = json.currentName();
-                JsonToken value = json.nextToken();
-                switch (field) {
-                    case "error" -> {
-                        return false;
-                    }
-                    case "choices" -> {
-                        if (value != JsonToken.START_ARRAY || !streamed.readChoices(json)) {
-                            return false;
-                        }
-                    }
-                    case "usage" -> {
-                        if (value == JsonToken.START_OBJECT) {
-                            if (!streamed.readUsage(json)) {
-                                return false;
-                            }
-                        } else {
-                            json.skipChildren();
-                            streamed.usage = false;
-                        }
-                    }
-                    default -> json.skipChildren();
-                }
-            }
+            feeder.feedInput(data, offset, offset + length);
+            read = readChunk(stream);
         } catch (IOException e) {
-            return false;
+            read = false;
+        } finally {
+            if (!read || !feeder.needMoreInput()) {
+                // Left inside the value, or with bytes after it: the next event starts on a new parser.
+                closeStream();
+            }
         }
-        if (!streamed.choices) {
+        if (!read || !streamed.choices) {
             return false;
         }
         if (streamed.text != null && !streamed.text.isEmpty()) {
@@ -142,6 +131,56 @@ final class CompletionStreamAdapter implements SseParser.Handler {
             completionTokens = streamed.completionTokens;
         }
         return true;
+    }
+
+    /**
+     * One root object into {@link #streamed}; false for what the pass does not know, or an object cut short (the
+     * parser then reports {@code NOT_AVAILABLE}: the event is all the input there is).
+     */
+    private boolean readChunk(JsonParser json) throws IOException {
+        if (json.nextToken() != JsonToken.START_OBJECT) {
+            return false;
+        }
+        while (json.nextToken() == JsonToken.FIELD_NAME) {
+            String field = json.currentName();
+            JsonToken value = json.nextToken();
+            switch (field) {
+                case "error" -> {
+                    return false;
+                }
+                case "choices" -> {
+                    if (value != JsonToken.START_ARRAY || !streamed.readChoices(json)) {
+                        return false;
+                    }
+                }
+                case "usage" -> {
+                    if (value == JsonToken.START_OBJECT) {
+                        if (!streamed.readUsage(json)) {
+                            return false;
+                        }
+                    } else {
+                        json.skipChildren();
+                        streamed.usage = false;
+                    }
+                }
+                default -> json.skipChildren();
+            }
+        }
+        return json.currentToken() == JsonToken.END_OBJECT;
+    }
+
+    /** Gives the stream's parser back (its buffers to the pool, the field names it learnt to the factory). */
+    private void closeStream() {
+        if (stream == null) {
+            return;
+        }
+        try {
+            stream.close();
+        } catch (IOException e) {
+            // Nothing was written; the parser is dropped either way.
+        }
+        stream = null;
+        feeder = null;
     }
 
     private static boolean isDone(byte[] data, int offset, int length) {
@@ -158,6 +197,7 @@ final class CompletionStreamAdapter implements SseParser.Handler {
     }
 
     private void fail(String message) {
+        closeStream();
         errorKind = ErrorKind.FAILED;
         errorMessage = message;
     }

@@ -30,8 +30,8 @@ final class SseParser {
 
     private final Handler handler;
     private final int maxLineBytes;
-    /** The start of a line that did not end in its piece. */
-    private byte[] line = new byte[256];
+    /** The start of a line that did not end in its piece; made for the first such line. */
+    private byte[] line;
     private int lineLength;
     private boolean afterCr;
     private boolean overflow;
@@ -86,7 +86,9 @@ final class SseParser {
     }
 
     private void gather(byte[] bytes, int from, int count) {
-        if (lineLength + count > line.length) {
+        if (line == null) {
+            line = new byte[Math.min(maxLineBytes, Math.max(256, count))];
+        } else if (lineLength + count > line.length) {
             line = Arrays.copyOf(line, Math.min(maxLineBytes, Math.max(line.length * 2, lineLength + count)));
         }
         System.arraycopy(bytes, from, line, lineLength, count);

@@ -182,4 +182,20 @@ class CompletionStreamAdapterTest {
         assertEquals(List.of(), texts);
         assertEquals("the engine failed the request: overloaded", adapter.errorMessage());
     }
+
+    @Test
+    void shouldReadOrdinaryChunksAfterOnesTheStreamingPassLeftHalfRead() {
+        event(adapter, "{\"choices\":[{\"text\":\"a\"}],\"usage\":{\"prompt_tokens\":\"7\",\"x\":[1,2]}}");
+        event(adapter, "{\"choices\":[{\"text\":\"b\"}]}");
+        event(adapter, "{\"choices\":[{\"text\":\"c\"}]} {\"choices\":[{\"text\":\"not read\"}]}");
+        event(adapter, "{\"choices\":[{\"text\":\"d\"}]}  \n");
+        event(adapter, "{\"choices\":[{\"text\":\"e\"}]}");
+        event(adapter, "{\"choices\":[{\"text\":\"f\"}],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":6}}");
+        event(adapter, "[DONE]");
+        assertEquals(List.of("a", "b", "c", "d", "e", "f"), texts,
+            "a count the pass does not read, bytes after the object: each chunk read as it would be alone");
+        assertEquals(3, adapter.promptTokens());
+        assertEquals(6, adapter.completionTokens());
+        assertTrue(adapter.done());
+    }
 }
