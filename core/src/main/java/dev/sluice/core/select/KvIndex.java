@@ -18,7 +18,7 @@ import org.agrona.collections.Object2IntHashMap;
  * events allocates tree nodes.
  */
 public final class KvIndex {
-    private final KvNode root = new KvNode(0L, null, 1);
+    private final KvNode root = new KvNode(0L, null);
     private final Object2IntHashMap<WorkerWithDpRank> slots = new Object2IntHashMap<>(-1);
     private final IntArrayList freeSlots = new IntArrayList();
     private WorkerBlocks[] bySlot = new WorkerBlocks[64];
@@ -171,7 +171,7 @@ public final class KvIndex {
         for (int i = 0; i < local.length; i++) {
             KvNode child = node.child(local[i]);
             if (child == null) {
-                child = new KvNode(local[i], node, liveSlots.length);
+                child = new KvNode(local[i], node);
                 node.addChild(child);
                 nodes++;
             }

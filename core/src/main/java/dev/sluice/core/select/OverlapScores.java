@@ -46,11 +46,14 @@ public final class OverlapScores {
         return alive;
     }
 
-    /** Records {@code blocks} for {@code slot}, below the index's slot limit; each slot once per query. */
+    /**
+     * Records {@code blocks} for {@code slot}, below the index's slot limit; each slot once per query, in order of
+     * blocks (a walk records the ranks that drop out at each depth), so the last one recorded has the most.
+     */
     void record(int slot, int blocks) {
         blocksBySlot[slot] = blocks;
         matched[matchedCount++] = slot;
-        maxBlocks = Math.max(maxBlocks, blocks);
+        maxBlocks = blocks;
     }
 
     /** Matched prefix length in blocks of {@code worker}; 0 when it holds none of it or is unknown. */
