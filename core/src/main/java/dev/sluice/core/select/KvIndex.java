@@ -88,10 +88,9 @@ public final class KvIndex {
                 long before = alive[w];
                 long after = before & child.word(w);
                 long dropped = before & ~after;
-                // A rank missing here keeps the prefix it matched so far: depth blocks.
-                while (dropped != 0 && depth > 0) {
-                    out.record((w << 6) + Long.numberOfTrailingZeros(dropped), depth);
-                    dropped &= dropped - 1;
+                if (dropped != 0 && depth > 0) {
+                    // A rank missing here keeps the prefix it matched so far: depth blocks.
+                    out.record(w, dropped, depth);
                 }
                 alive[w] = after;
                 remaining |= after;
@@ -103,8 +102,8 @@ public final class KvIndex {
             node = child;
         }
         for (int w = 0; w < words && depth > 0; w++) {
-            for (long left = alive[w]; left != 0; left &= left - 1) {
-                out.record((w << 6) + Long.numberOfTrailingZeros(left), depth);
+            if (alive[w] != 0) {
+                out.record(w, alive[w], depth);
             }
         }
     }
