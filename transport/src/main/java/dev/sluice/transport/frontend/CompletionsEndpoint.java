@@ -3,6 +3,8 @@ package dev.sluice.transport.frontend;
 import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.kv.BlockHasher;
 import dev.sluice.core.router.ModelRouter;
+import dev.sluice.transport.engine.Engine;
+import dev.sluice.transport.engine.EngineCall;
 import dev.sluice.transport.engine.EngineQueue;
 import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineStream;
@@ -207,9 +209,19 @@ final class CompletionsEndpoint implements Handler {
         EngineQueue queue = new EngineQueue();
         PreemptionGate gate = new PreemptionGate(ticket, queue);
         EngineStream stream;
+        EngineCall call = null;
         try {
-            stream = model.engines().engine(workerId).submit(new EngineRequest(requestId, prompt.tokens(),
-                request.maxTokens(), ticket.worker().dpRank(), prompt.text()), gate);
+            Engine engine = model.engines().engine(workerId);
+            EngineRequest engineRequest = new EngineRequest(requestId, prompt.tokens(), request.maxTokens(),
+                ticket.worker().dpRank(), prompt.text());
+            // A whole answer is written only at the end: this thread then does the engine's work itself, where the
+            // engine can, instead of waiting for another thread to hand it over.
+            if (request.stream()) {
+                stream = engine.submit(engineRequest, gate);
+            } else {
+                call = engine.call(engineRequest, gate);
+                stream = call;
+            }
             gate.stream(stream);
         } catch (RuntimeException e) {
             router.aborted(lifecycle, e);
@@ -237,6 +249,9 @@ final class CompletionsEndpoint implements Handler {
             }
         };
         try {
+            if (call != null) {
+                call.run();
+            }
             // A preempted request's lifecycle has ended at the router: it is answered its typed, retriable error.
             CompletionResponder.respond(res, header, request, queue, hooks, failed -> ticket.preemption() != null
                 ? ErrorResponses.withRetryAfter(res, ticket.preemption(), overloadStatus)

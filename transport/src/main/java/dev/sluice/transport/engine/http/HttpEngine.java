@@ -1,6 +1,7 @@
 package dev.sluice.transport.engine.http;
 
 import dev.sluice.transport.engine.Engine;
+import dev.sluice.transport.engine.EngineCall;
 import dev.sluice.transport.engine.EngineListener;
 import dev.sluice.transport.engine.EngineLoad;
 import dev.sluice.transport.engine.EngineRequest;
@@ -23,13 +24,13 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * {@code stream_options.include_usage}, and streamed back text delta by text delta through
  * {@link EngineListener#onText}; the final usage chunk gives the counts of {@link EngineListener#onFinished}.
  *
- * <p>Threads: one reader virtual thread per request sends it and reads the answer with blocking socket I/O through
- * the engine's own lean HTTP/1.1 client, {@link UpstreamClient} (keep-alive connections pooled per engine, the
- * request in one write, the answer decoded in a buffer kept per connection), and makes all of that request's
- * listener calls; one timer thread per engine enforces the first-token and idle
- * timeouts. {@link EngineStream#cancel} interrupts the reader, which closes its connection (a virtual thread's
- * blocking socket I/O is interruptible), so the server sees the client go and can free the request. Failures reach
- * the listener as
+ * <p>Threads: one reader virtual thread per request (for {@link #call}, the caller's own thread) sends it and reads
+ * the answer with blocking socket I/O through the engine's own lean HTTP/1.1 client, {@link UpstreamClient}
+ * (keep-alive connections pooled per engine, the request in one write, the answer decoded in a buffer kept per
+ * connection), and makes all of that request's listener calls; one timer thread per engine enforces the first-token
+ * and idle timeouts. {@link EngineStream#cancel} interrupts the reader while the exchange runs (never after it), which
+ * closes its connection (a virtual thread's blocking socket I/O is interruptible), so the server sees the client go
+ * and can free the request. Failures reach the listener as
  * {@link EngineListener#onError(dev.sluice.transport.engine.ErrorKind, String)} with a client-safe message.
  * {@link #probe} asks {@code GET /v1/models} on the caller's thread, through the same client.
  *
@@ -81,6 +82,25 @@ public final class HttpEngine implements Engine {
      */
     @Override
     public EngineStream submit(EngineRequest request, EngineListener listener) {
+        RemoteExchange exchange = open(request, listener);
+        Thread.ofVirtual().name(threadName(request)).start(exchange);
+        return exchange;
+    }
+
+    /**
+     * The request as an exchange the caller runs: a virtual caller's own thread sends it and reads the answer, with
+     * no reader thread beside it (a platform thread waits for a reader of its own, since only a virtual thread's
+     * socket I/O stops when a cancel interrupts it).
+     *
+     * @throws IllegalArgumentException if the request has a rank other than 0.
+     * @throws IllegalStateException    if the engine is closed.
+     */
+    @Override
+    public EngineCall call(EngineRequest request, EngineListener listener) {
+        return open(request, listener);
+    }
+
+    private RemoteExchange open(EngineRequest request, EngineListener listener) {
         Objects.requireNonNull(listener, "listener");
         if (request.dpRank() != 0) {
             throw new IllegalArgumentException("a remote engine has only rank 0, was " + request.dpRank());
@@ -94,7 +114,6 @@ public final class HttpEngine implements Engine {
             // close() may have swept the live set before the add: stop this one too.
             exchange.stop();
         }
-        Thread.ofVirtual().name(threadPrefix + request.requestId()).start(exchange);
         return exchange;
     }
 
@@ -195,6 +214,11 @@ public final class HttpEngine implements Engine {
         }
         timers.shutdownNow();
         client.close();
+    }
+
+    /** The name of the virtual thread that reads {@code request}'s answer when it has one of its own. */
+    String threadName(EngineRequest request) {
+        return threadPrefix + request.requestId();
     }
 
     UpstreamClient client() {

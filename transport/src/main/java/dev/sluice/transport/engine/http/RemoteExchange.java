@@ -2,9 +2,9 @@ package dev.sluice.transport.engine.http;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.transport.engine.EngineCall;
 import dev.sluice.transport.engine.EngineListener;
 import dev.sluice.transport.engine.EngineRequest;
-import dev.sluice.transport.engine.EngineStream;
 import dev.sluice.transport.engine.ErrorKind;
 import dev.sluice.transport.engine.FinishReason;
 import java.io.IOException;
@@ -18,14 +18,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One request to a remote engine, run by its own reader virtual thread ({@link #run}): POST the prompt (its text,
- * or its token ids) with {@code stream: true}, read the event stream, and call the listener — one {@code onText}
- * per text delta, then one terminal callback — only from that thread. {@link #cancel}, the timers and the engine's
- * close may come from any thread: the first of them to fire records why the exchange ended and interrupts the
- * reader, whose blocking socket I/O then fails and closes the connection (never returned to the pool); the reader
- * then reports that reason.
+ * One request to a remote engine, run by one reader thread ({@link #run}: its own virtual thread, or the caller's):
+ * POST the prompt (its text, or its token ids) with {@code stream: true}, read the event stream, and call the
+ * listener — one {@code onText} per text delta, then one terminal callback — only from that thread. {@link #cancel},
+ * the timers and the engine's close may come from any thread: the first of them to fire records why the exchange
+ * ended and interrupts the reader, whose blocking socket I/O then fails and closes the connection (never returned to
+ * the pool); the reader then reports that reason. An abort that comes as the exchange ends never leaves its
+ * interrupt on the reader thread, which may be a caller that goes on with other work.
  */
-final class RemoteExchange implements EngineStream, Runnable {
+final class RemoteExchange implements EngineCall, Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteExchange.class);
     private static final ObjectMapper JSON = ReaderJson.MAPPER;
     private static final int RUNNING = 0;
@@ -43,8 +44,10 @@ final class RemoteExchange implements EngineStream, Runnable {
     private final EngineListener listener;
 
     private final AtomicInteger abort = new AtomicInteger(RUNNING);
-    /** The reader thread, once it runs: what an abort interrupts. */
-    private volatile Thread reader;
+    /** The reader thread while the exchange runs: what an abort interrupts. Guarded by {@code this}. */
+    private Thread reader;
+    /** Whether an abort interrupted the reader, whose interrupt the end then clears. Guarded by {@code this}. */
+    private boolean interrupted;
     private volatile boolean sawText;
     /** When the last text came (reader thread writes, the idle watch reads). */
     private volatile long lastTextNs;
@@ -76,16 +79,48 @@ final class RemoteExchange implements EngineStream, Runnable {
         if (!abort.compareAndSet(RUNNING, reason)) {
             return;
         }
-        // The reader publishes itself before it checks the abort state: either it sees this abort, or this sees it.
-        Thread thread = reader;
-        if (thread != null && thread != Thread.currentThread()) {
-            thread.interrupt();
+        // The reader publishes itself before it checks the abort state: either it sees this abort, or this sees it;
+        // and it withdraws under the same lock, so no interrupt reaches it after the exchange.
+        synchronized (this) {
+            Thread thread = reader;
+            if (thread != null && thread != Thread.currentThread()) {
+                interrupted = true;
+                thread.interrupt();
+            }
         }
     }
 
+    /**
+     * Carries the exchange out on this thread when it is virtual; a platform thread's blocking socket I/O ignores the
+     * interrupt with which an abort stops the reader, so from one the exchange runs on a virtual thread it waits for
+     * (an interrupt of the waiting thread cancels the request).
+     */
     @Override
     public void run() {
-        reader = Thread.currentThread();
+        if (Thread.currentThread().isVirtual()) {
+            carryOut();
+            return;
+        }
+        Thread thread = Thread.ofVirtual().name(engine.threadName(request)).start(this::carryOut);
+        boolean interruptedWhileWaiting = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interruptedWhileWaiting = true;
+                cancel();
+            }
+        }
+        if (interruptedWhileWaiting) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void carryOut() {
+        synchronized (this) {
+            reader = Thread.currentThread();
+        }
         ScheduledFuture<?> timer = null;
         try {
             timer = engine.timers().schedule(() -> {
@@ -113,7 +148,14 @@ final class RemoteExchange implements EngineStream, Runnable {
                 watch.cancel(false);
             }
             engine.ended(this);
-            // An abort that came after the end must not outlive it (the thread ends here anyway).
+            withdraw();
+        }
+    }
+
+    /** The exchange is over: later aborts leave the reader alone, and an abort's interrupt does not outlive it. */
+    private synchronized void withdraw() {
+        reader = null;
+        if (interrupted) {
             Thread.interrupted();
         }
     }
