@@ -39,16 +39,14 @@ final class BookedBlocks {
     private int empties;
     private int slotLimit;
     private int[] heldBySlot = new int[64];
-    /** The slots {@link #match} recorded, {@code matched[0 .. matchedCount)}. */
-    private int[] matched = new int[64];
-    private int matchedCount;
+    /** Whether the last {@link #match} recorded any load: {@link #heldBySlot} then needs clearing. */
+    private boolean anyHeld;
 
     /** A slot for a new load: its bit in every block's set. */
     int newSlot() {
         int slot = freeSlots.isEmpty() ? slotLimit++ : freeSlots.removeAt(freeSlots.size() - 1);
         if (slot >= heldBySlot.length) {
             heldBySlot = Arrays.copyOf(heldBySlot, Math.max(slot + 1, heldBySlot.length * 2));
-            matched = Arrays.copyOf(matched, heldBySlot.length);
         }
         return slot;
     }
@@ -152,15 +150,12 @@ final class BookedBlocks {
      * of holders: one lookup per step, about (loads whose runs end apart) × log2(count) lookups in all.
      */
     void match(long[] sequenceHashes, int count) {
-        if (matchedCount * 8 >= heldBySlot.length) {
-            // Most loads matched (a fleet sharing a prefix): one sequential fill beats a scattered clear.
-            Arrays.fill(heldBySlot, 0);
-        } else {
-            for (int i = 0; i < matchedCount; i++) {
-                heldBySlot[matched[i]] = 0;
-            }
+        if (anyHeld) {
+            // One sequential fill over every load's place: a selection reads every candidate's place anyway, and a
+            // fill costs less than keeping a list of the places recorded.
+            Arrays.fill(heldBySlot, 0, slotLimit, 0);
+            anyHeld = false;
         }
-        matchedCount = 0;
         Holders first = count == 0 ? null : blocks.get(sequenceHashes[0]);
         if (first == null || first.size == 0) {
             return;
@@ -196,16 +191,16 @@ final class BookedBlocks {
 
     /** Every load in {@code kept} and not in {@code next} holds {@code blocks} leading blocks. */
     private void recordDropped(Holders kept, Holders next, int blocks) {
-        for (int w = 0; w < kept.bits.length; w++) {
+        int[] held = heldBySlot;
+        long[] keptBits = kept.bits;
+        for (int w = 0; w < keptBits.length; w++) {
             long after = next == null || w >= next.bits.length ? 0L : next.bits[w];
-            for (long dropped = kept.bits[w] & ~after; dropped != 0; dropped &= dropped - 1) {
-                int slot = (w << 6) + Long.numberOfTrailingZeros(dropped);
-                heldBySlot[slot] = blocks;
-                if (matchedCount == matched.length) {
-                    // Only hashes that are no chain record a load twice.
-                    matched = Arrays.copyOf(matched, matched.length * 2);
-                }
-                matched[matchedCount++] = slot;
+            long dropped = keptBits[w] & ~after;
+            if (dropped != 0) {
+                anyHeld = true;
+            }
+            for (; dropped != 0; dropped &= dropped - 1) {
+                held[(w << 6) + Long.numberOfTrailingZeros(dropped)] = blocks;
             }
         }
     }

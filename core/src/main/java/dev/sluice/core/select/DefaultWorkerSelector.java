@@ -98,11 +98,14 @@ public final class DefaultWorkerSelector implements WorkerSelector {
         if (costs.length < count) {
             costs = new double[Math.max(count, costs.length * 2)];
         }
-        // The cheapest one alone needs no cost kept (temperature 0, or a single candidate).
+        // The cheapest one alone needs no cost kept nor the dearest (temperature 0, or a single candidate).
         boolean sampling = temperature != 0.0 && count > 1;
+        if (!sampling) {
+            return inputs instanceof SelectionCandidates candidates ? cheapest(candidates, count)
+                : cheapest(inputs, count);
+        }
         double min = Double.POSITIVE_INFINITY;
         double max = Double.NEGATIVE_INFINITY;
-        int best = 0;
         if (inputs instanceof SelectionCandidates candidates) {
             // The router's own inputs: every candidate's cost in one pass over its arrays.
             long inputTokens = candidates.inputTokens();
@@ -112,15 +115,15 @@ public final class DefaultWorkerSelector implements WorkerSelector {
             int[] fresh = candidates.newBlocksArray();
             for (int i = 0; i < count; i++) {
                 double cost = cost(inputTokens, overlap[i], prefill[i], decode[i], fresh[i]);
-                if (sampling) {
-                    costs[i] = cost;
-                }
-                // Strictly cheaper only: of equal costs the first candidate (in worker order) stays best.
+                costs[i] = cost;
+                // Comparisons, not Math.min/max: costs are never NaN nor -0.0 (weight >= 0), where alone they differ,
+                // and a predictable branch does not chain each candidate's latency onto the next.
                 if (cost < min) {
                     min = cost;
-                    best = i;
                 }
-                max = Math.max(max, cost);
+                if (cost > max) {
+                    max = cost;
+                }
             }
         } else {
             for (int i = 0; i < count; i++) {
@@ -128,15 +131,47 @@ public final class DefaultWorkerSelector implements WorkerSelector {
                 costs[i] = cost;
                 if (cost < min) {
                     min = cost;
-                    best = i;
                 }
-                max = Math.max(max, cost);
+                if (cost > max) {
+                    max = cost;
+                }
             }
         }
-        if (!sampling) {
-            return best;
-        }
         return sample(count, min, max);
+    }
+
+    /** The first of the cheapest candidates (in worker order), from the router's own arrays. */
+    private int cheapest(SelectionCandidates candidates, int count) {
+        long inputTokens = candidates.inputTokens();
+        int[] overlap = candidates.overlapBlocksArray();
+        long[] prefill = candidates.activePrefillTokensArray();
+        long[] decode = candidates.activeDecodeBlocksArray();
+        int[] fresh = candidates.newBlocksArray();
+        double min = Double.POSITIVE_INFINITY;
+        int best = 0;
+        for (int i = 0; i < count; i++) {
+            double cost = cost(inputTokens, overlap[i], prefill[i], decode[i], fresh[i]);
+            // Strictly cheaper only: of equal costs the first candidate (in worker order) stays best.
+            if (cost < min) {
+                min = cost;
+                best = i;
+            }
+        }
+        return best;
+    }
+
+    /** As {@link #cheapest(SelectionCandidates, int)} through the interface. */
+    private int cheapest(SelectionInputs inputs, int count) {
+        double min = Double.POSITIVE_INFINITY;
+        int best = 0;
+        for (int i = 0; i < count; i++) {
+            double cost = cost(inputs, i);
+            if (cost < min) {
+                min = cost;
+                best = i;
+            }
+        }
+        return best;
     }
 
     private int sample(int count, double min, double max) {
@@ -151,16 +186,25 @@ public final class DefaultWorkerSelector implements WorkerSelector {
         double[] weights = weightValues;
         Arrays.fill(keys, NO_COST);
         double sum = 0;
+        long previousBits = NO_COST;
+        double previousWeight = 0;
         for (int i = 0; i < count; i++) {
             long bits = Double.doubleToRawLongBits(costs[i]);
-            int slot = (int) ((bits * 0x9E3779B97F4A7C15L) >>> (Long.SIZE - WEIGHT_BITS));
             double weight;
-            if (keys[slot] == bits) {
-                weight = weights[slot];
+            if (bits == previousBits) {
+                // Neighbours in worker order mostly cost the same: the memo is not even hashed.
+                weight = previousWeight;
             } else {
-                weight = Math.exp(-(costs[i] - min) / scale);
-                keys[slot] = bits;
-                weights[slot] = weight;
+                int slot = (int) ((bits * 0x9E3779B97F4A7C15L) >>> (Long.SIZE - WEIGHT_BITS));
+                if (keys[slot] == bits) {
+                    weight = weights[slot];
+                } else {
+                    weight = Math.exp(-(costs[i] - min) / scale);
+                    keys[slot] = bits;
+                    weights[slot] = weight;
+                }
+                previousBits = bits;
+                previousWeight = weight;
             }
             costs[i] = weight;
             sum += weight;

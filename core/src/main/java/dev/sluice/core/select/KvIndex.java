@@ -18,7 +18,7 @@ import org.agrona.collections.Object2IntHashMap;
  * events allocates tree nodes.
  */
 public final class KvIndex {
-    private final KvNode root = new KvNode(0L, null, 1);
+    private final KvNode root = new KvNode(0L, null);
     private final Object2IntHashMap<WorkerWithDpRank> slots = new Object2IntHashMap<>(-1);
     private final IntArrayList freeSlots = new IntArrayList();
     private WorkerBlocks[] bySlot = new WorkerBlocks[64];
@@ -88,10 +88,9 @@ public final class KvIndex {
                 long before = alive[w];
                 long after = before & child.word(w);
                 long dropped = before & ~after;
-                // A rank missing here keeps the prefix it matched so far: depth blocks.
-                while (dropped != 0 && depth > 0) {
-                    out.record((w << 6) + Long.numberOfTrailingZeros(dropped), depth);
-                    dropped &= dropped - 1;
+                if (dropped != 0 && depth > 0) {
+                    // A rank missing here keeps the prefix it matched so far: depth blocks.
+                    out.record(w, dropped, depth);
                 }
                 alive[w] = after;
                 remaining |= after;
@@ -103,8 +102,8 @@ public final class KvIndex {
             node = child;
         }
         for (int w = 0; w < words && depth > 0; w++) {
-            for (long left = alive[w]; left != 0; left &= left - 1) {
-                out.record((w << 6) + Long.numberOfTrailingZeros(left), depth);
+            if (alive[w] != 0) {
+                out.record(w, alive[w], depth);
             }
         }
     }
@@ -171,7 +170,7 @@ public final class KvIndex {
         for (int i = 0; i < local.length; i++) {
             KvNode child = node.child(local[i]);
             if (child == null) {
-                child = new KvNode(local[i], node, liveSlots.length);
+                child = new KvNode(local[i], node);
                 node.addChild(child);
                 nodes++;
             }

@@ -14,28 +14,29 @@ import java.util.Objects;
 public final class OverlapScores {
     private KvIndex index;
     private int[] blocksBySlot = new int[64];
-    /** The slots recorded since the last reset, {@code matched[0 .. matchedCount)}. */
-    private int[] matched = new int[64];
+    /** The index's slot limit at the last reset: every recorded slot is below it. */
+    private int slots;
     private int matchedCount;
+    /** The recorded slots, {@code matched[0 .. matchedCount)}, listed only once someone asks for them. */
+    private int[] matched = new int[64];
+    private boolean listed;
     private long[] alive = new long[1];
     private int maxBlocks;
 
     /** Clears the previous result and sizes the buffers for {@code index}'s slots. */
     void reset(KvIndex index, int slots, int words) {
-        if (matchedCount * 8 >= blocksBySlot.length) {
-            // Most slots matched (a fleet sharing a prefix): one sequential fill beats a scattered clear.
-            Arrays.fill(blocksBySlot, 0);
-        } else {
-            for (int i = 0; i < matchedCount; i++) {
-                blocksBySlot[matched[i]] = 0;
-            }
+        if (matchedCount > 0) {
+            // One sequential fill over the last query's slots: cheaper than keeping a list of the slots recorded, and
+            // a selection reads every candidate's slot anyway.
+            Arrays.fill(blocksBySlot, 0, this.slots, 0);
         }
         matchedCount = 0;
+        listed = false;
         maxBlocks = 0;
         this.index = index;
+        this.slots = slots;
         if (blocksBySlot.length < slots) {
             blocksBySlot = Arrays.copyOf(blocksBySlot, Math.max(slots, blocksBySlot.length * 2));
-            matched = new int[blocksBySlot.length];
         }
         if (alive.length < words) {
             alive = new long[words];
@@ -46,11 +47,19 @@ public final class OverlapScores {
         return alive;
     }
 
-    /** Records {@code blocks} for {@code slot}, below the index's slot limit; each slot once per query. */
-    void record(int slot, int blocks) {
-        blocksBySlot[slot] = blocks;
-        matched[matchedCount++] = slot;
-        maxBlocks = Math.max(maxBlocks, blocks);
+    /**
+     * Records {@code blocks} (at least 1) for the slots set in {@code bits}, bit-set word {@code word}; each slot once
+     * per query, in order of blocks (a walk records the ranks that drop out at each depth), so the last {@code blocks}
+     * recorded are the most.
+     */
+    void record(int word, long bits, int blocks) {
+        int[] bySlot = blocksBySlot;
+        int base = word << 6;
+        matchedCount += Long.bitCount(bits);
+        for (; bits != 0; bits &= bits - 1) {
+            bySlot[base + Long.numberOfTrailingZeros(bits)] = blocks;
+        }
+        maxBlocks = blocks;
     }
 
     /** Matched prefix length in blocks of {@code worker}; 0 when it holds none of it or is unknown. */
@@ -74,16 +83,34 @@ public final class OverlapScores {
 
     /** The {@code i}-th matched worker rank, {@code 0 <= i < matchedWorkers()}, in no particular order. */
     public WorkerWithDpRank matchedWorker(int i) {
-        return index.workerAt(matched[Objects.checkIndex(i, matchedCount)]);
+        return index.workerAt(matchedSlot(i));
     }
 
     /** The matched blocks of the {@code i}-th matched worker rank. */
     public int matchedBlocks(int i) {
-        return blocksBySlot[matched[Objects.checkIndex(i, matchedCount)]];
+        return blocksBySlot[matchedSlot(i)];
     }
 
     /** The longest match over all workers, in blocks. */
     public int maxBlocks() {
         return maxBlocks;
+    }
+
+    private int matchedSlot(int i) {
+        Objects.checkIndex(i, matchedCount);
+        if (!listed) {
+            // In slot order: a matched slot's blocks are at least 1, an unmatched one's 0.
+            if (matched.length < matchedCount) {
+                matched = new int[Math.max(matchedCount, matched.length * 2)];
+            }
+            int n = 0;
+            for (int slot = 0; slot < slots && n < matchedCount; slot++) {
+                if (blocksBySlot[slot] != 0) {
+                    matched[n++] = slot;
+                }
+            }
+            listed = true;
+        }
+        return matched[i];
     }
 }

@@ -27,6 +27,8 @@ public final class SelectionCandidates implements SelectionInputs {
     private long[] activeDecodeBlocks = new long[16];
     private long[] totalKvBlocks = new long[16];
     private long[] maxNumBatchedTokens = new long[16];
+    /** Places {@code [0 .. defaulted)} hold no load and unknown capacity (until {@link #load}, {@link #capacity}). */
+    private int defaulted;
 
     /** Starts a new selection: no candidates, the given request. Targets may be {@code null}. */
     public SelectionCandidates reset(long inputTokens, int requestBlocks, WorkerWithDpRank softTarget,
@@ -36,6 +38,13 @@ public final class SelectionCandidates implements SelectionInputs {
         this.requestBlocks = requestBlocks;
         this.softTarget = softTarget;
         this.pinnedWorker = pinnedWorker;
+        // The last candidates' loads and capacities go back to the defaults in four sequential fills, so that add
+        // need not store them one by one (the router amends every candidate anyway).
+        Arrays.fill(activePrefillTokens, 0, count, 0L);
+        Arrays.fill(activeDecodeBlocks, 0, count, 0L);
+        Arrays.fill(totalKvBlocks, 0, count, -1L);
+        Arrays.fill(maxNumBatchedTokens, 0, count, -1L);
+        defaulted = Math.max(defaulted, count);
         count = 0;
         return this;
     }
@@ -52,10 +61,12 @@ public final class SelectionCandidates implements SelectionInputs {
         }
         this.overlapBlocks[count] = overlapBlocks;
         this.newBlocks[count] = newBlocks;
-        activePrefillTokens[count] = 0;
-        activeDecodeBlocks[count] = 0;
-        totalKvBlocks[count] = -1;
-        maxNumBatchedTokens[count] = -1;
+        if (count >= defaulted) {
+            activePrefillTokens[count] = 0;
+            activeDecodeBlocks[count] = 0;
+            totalKvBlocks[count] = -1;
+            maxNumBatchedTokens[count] = -1;
+        }
         count++;
         return this;
     }

@@ -21,19 +21,28 @@ import org.junit.jupiter.api.Test;
  * when the rank holds its parent.
  */
 class KvIndexDifferentialTest {
-    private static final int WORKERS = 70;
     private static final int PROMPTS = 12;
 
     @Test
     void shouldAgreeWithASetPerWorkerUnderRandomEvents() {
-        SplittableRandom random = new SplittableRandom(7);
+        agreeUnderRandomEvents(70, 7);
+    }
+
+    @Test
+    void shouldAgreeWithASetPerWorkerUnderRandomEventsBeyondTheFirstTwoBitSetWords() {
+        // Over 128 ranks: slots past the words a node keeps as fields.
+        agreeUnderRandomEvents(150, 8);
+    }
+
+    private static void agreeUnderRandomEvents(int workers, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
         long[][] prompts = prompts(random);
         KvIndex index = new KvIndex();
         OverlapScores scores = new OverlapScores();
         Map<WorkerWithDpRank, Set<Long>> model = new HashMap<>();
         long dropped = 0;
         for (int step = 0; step < 20_000; step++) {
-            WorkerWithDpRank worker = WorkerWithDpRank.of(random.nextInt(WORKERS));
+            WorkerWithDpRank worker = WorkerWithDpRank.of(random.nextInt(workers));
             Set<Long> held = model.computeIfAbsent(worker, w -> new HashSet<>());
             long[] local = prompts[random.nextInt(PROMPTS)];
             long[] sequence = BlockHasher.sequenceHashes(local);
@@ -71,16 +80,27 @@ class KvIndexDifferentialTest {
     private static void assertScores(Map<WorkerWithDpRank, Set<Long>> model, long[] query, OverlapScores scores,
                                      int step) {
         long[] sequence = BlockHasher.sequenceHashes(query);
-        int matched = 0;
+        Map<WorkerWithDpRank, Integer> matched = new HashMap<>();
+        int longest = 0;
         for (Map.Entry<WorkerWithDpRank, Set<Long>> entry : model.entrySet()) {
             int expected = 0;
             while (expected < sequence.length && entry.getValue().contains(sequence[expected])) {
                 expected++;
             }
-            matched += expected > 0 ? 1 : 0;
+            if (expected > 0) {
+                matched.put(entry.getKey(), expected);
+            }
+            longest = Math.max(longest, expected);
             assertEquals(expected, scores.blocks(entry.getKey()), "step " + step + " " + entry.getKey());
         }
-        assertEquals(matched, scores.matchedWorkers(), "step " + step);
+        assertEquals(matched.size(), scores.matchedWorkers(), "step " + step);
+        assertEquals(longest, scores.maxBlocks(), "step " + step);
+        // The list of matched ranks: each matched rank once, with its blocks.
+        Map<WorkerWithDpRank, Integer> listed = new HashMap<>();
+        for (int i = 0; i < scores.matchedWorkers(); i++) {
+            listed.put(scores.matchedWorker(i), scores.matchedBlocks(i));
+        }
+        assertEquals(matched, listed, "step " + step);
     }
 
     /** Prompts sharing prefixes of various lengths, like chats over a few system prompts. */

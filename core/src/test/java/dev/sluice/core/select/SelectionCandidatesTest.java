@@ -42,6 +42,30 @@ class SelectionCandidatesTest {
     }
 
     @Test
+    void shouldStartEveryUnamendedCandidateWithoutLoadOrCapacityWhateverTheEarlierSelectionsSet() {
+        // Amended selections of 5, then 2, then 40 candidates (past the first array size): each later candidate
+        // not amended again reads the defaults, in the places the earlier ones amended and beyond them.
+        int[] sizes = {5, 2, 40, 3};
+        for (int round = 0; round < sizes.length; round++) {
+            candidates.reset(100, 6, null, null);
+            for (int i = 0; i < sizes[round]; i++) {
+                candidates.add(WorkerWithDpRank.of(i), 1, 2);
+                if (i % 2 == round % 2) {
+                    candidates.load(7 + i, 8 + i).capacity(90 + i, 2048 + i);
+                }
+            }
+            for (int i = 0; i < sizes[round]; i++) {
+                boolean amended = i % 2 == round % 2;
+                String where = "round " + round + ", candidate " + i;
+                assertEquals(amended ? 7 + i : 0, candidates.activePrefillTokens(i), where);
+                assertEquals(amended ? 8 + i : 0, candidates.activeDecodeBlocks(i), where);
+                assertEquals(amended ? 90 + i : -1, candidates.totalKvBlocks(i), where);
+                assertEquals(amended ? 2048 + i : -1, candidates.maxNumBatchedTokens(i), where);
+            }
+        }
+    }
+
+    @Test
     void shouldCostAndChooseAsThroughTheInterfaceOverRandomCandidates() {
         SplittableRandom random = new SplittableRandom(11);
         // 16 divides exactly by a product, 10 does not; weights and temperatures as configured.
