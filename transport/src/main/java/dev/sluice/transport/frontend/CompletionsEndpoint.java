@@ -207,7 +207,9 @@ final class CompletionsEndpoint implements Handler {
         ModelRouter router = model.router();
         int workerId = (int) ticket.worker().workerId();
         EngineQueue queue = new EngineQueue();
-        PreemptionGate gate = new PreemptionGate(ticket, queue);
+        // The router hears of the first token when the engine sends it: a whole answer's handler takes it only at
+        // the end (it may even have read the whole answer itself), and the worker's prefill is over long before.
+        PreemptionGate gate = new PreemptionGate(ticket, queue, () -> router.responding(lifecycle));
         EngineStream stream;
         EngineCall call = null;
         try {
@@ -233,11 +235,6 @@ final class CompletionsEndpoint implements Handler {
             model.name());
         boolean[] reported = new boolean[1];
         CompletionResponder.Hooks hooks = new CompletionResponder.Hooks() {
-            @Override
-            public void onFirstToken() {
-                router.responding(lifecycle);
-            }
-
             @Override
             public void onEnd(CompletionResponder.Outcome outcome) {
                 // Before the client has the last bytes: a journal cut short then never shows a request answered

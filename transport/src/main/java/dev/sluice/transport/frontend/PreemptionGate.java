@@ -20,12 +20,20 @@ final class PreemptionGate implements EngineListener {
 
     private final AdmissionTicket ticket;
     private final EngineQueue queue;
+    private final Runnable firstItem;
+    /** Engine thread only: the first token or text has entered the queue. */
+    private boolean responding;
     private volatile EngineStream stream;
     private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
 
-    PreemptionGate(AdmissionTicket ticket, EngineQueue queue) {
+    /**
+     * A gate in front of {@code queue}; {@code firstItem} runs once, on the engine's thread, when the first token or
+     * text has entered the queue (the router hears then that the request responds, whenever the handler takes it).
+     */
+    PreemptionGate(AdmissionTicket ticket, EngineQueue queue, Runnable firstItem) {
         this.ticket = ticket;
         this.queue = queue;
+        this.firstItem = firstItem;
     }
 
     /** The engine request to cancel on preemption; if it was preempted meanwhile, cancels it now. */
@@ -49,6 +57,7 @@ final class PreemptionGate implements EngineListener {
     public void onToken(int tokenId) {
         if (ticket.claimStreaming()) {
             queue.onToken(tokenId);
+            responded();
         }
     }
 
@@ -56,6 +65,14 @@ final class PreemptionGate implements EngineListener {
     public void onText(String text) {
         if (ticket.claimStreaming()) {
             queue.onText(text);
+            responded();
+        }
+    }
+
+    private void responded() {
+        if (!responding) {
+            responding = true;
+            firstItem.run();
         }
     }
 
