@@ -91,7 +91,8 @@ public final class CompletionResponder {
         StringBuilder text = new StringBuilder();
         long tokens = 0;
         while (true) {
-            // Woken for the first token (the router hears of it then) and for the end, not for each token between.
+            // Woken for the first token (its hook) and for the end, not for each token between; the router hears of
+            // the first token from the engine side (the frontend's PreemptionGate), not from here.
             switch (tokens == 0 ? queue.take() : queue.takeBatched()) {
                 case EngineQueue.Token token -> {
                     if (tokens == 0) {
