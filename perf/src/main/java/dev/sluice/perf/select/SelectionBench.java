@@ -29,10 +29,16 @@ import org.openjdk.jmh.annotations.Warmup;
  * KV-aware placement of one request among {@link #workers} ranks: {@code findMatches} alone, and
  * {@code findMatches} plus filling the candidates (overlap, booked load, new blocks) and the default selector's
  * choice. The fleet serves chats over {@value #SYSTEM_PROMPTS} system prompts of {@value #SYSTEM_BLOCKS} blocks:
- * each rank caches one system prompt and {@value #CACHED_CHATS} chats on top of it, and has
- * {@value #BOOKED_PER_WORKER} requests booked. Requests are a system prompt plus a {@value #TAIL_BLOCKS}-block
+ * each rank caches {@value #CACHED_CHATS} chats, taking the system prompts in turn, and has the first
+ * {@value #BOOKED_PER_WORKER} of them booked. Requests are a system prompt plus a {@value #TAIL_BLOCKS}-block
  * tail, half of them continuing a cached chat. Hashing the tokens is not measured (the router does it once per
  * request, before selection).
+ *
+ * <p>The whole selection is split into its steps, so that a report shows where its time goes: {@code findMatches}
+ * (the KV-index walk), {@code matchBooked} (the walk over the booked blocks), {@code fillCandidates} (one candidate
+ * per rank from the two walks' results and its load) and {@code select} (the default selector over filled
+ * candidates). The last two rerun on the last request's results, so their data is warm; the steps add up to about
+ * {@code findMatchesAndSelect}.
  *
  * <p>Run: {@code java -jar perf/target/benchmarks.jar SelectionBench -prof gc}; 0 B/op in
  * {@code gc.alloc.rate.norm} is the target.
@@ -111,6 +117,8 @@ public class SelectionBench {
             requestLocal[r] = local;
             requestSequence[r] = BlockHasher.sequenceHashes(local);
         }
+        // The steps measured alone start from one whole selection's results.
+        findMatchesAndSelect();
     }
 
     @Benchmark
@@ -134,6 +142,33 @@ public class SelectionBench {
             candidates.add(ranks[w], scores.blocksAt(slots[w]), load.newBlocksOfMatched(sequence.length))
                 .load(load.activePrefillTokens(), load.activeBlocks());
         }
+        return selector.select(candidates);
+    }
+
+    /** The booked blocks of every rank in one walk over a request's blocks, alone. */
+    @Benchmark
+    public int matchBooked() {
+        long[] sequence = requestSequence[next++ & (REQUESTS - 1)];
+        active.matchBooked(sequence, sequence.length);
+        return loads[0].newBlocksOfMatched(sequence.length);
+    }
+
+    /** One candidate per rank from the last request's walks and the ranks' loads, alone. */
+    @Benchmark
+    public int fillCandidates() {
+        int blocks = requestSequence[(next - 1) & (REQUESTS - 1)].length;
+        candidates.reset((long) blocks * BLOCK_SIZE, blocks, null, null);
+        for (int w = 0; w < ranks.length; w++) {
+            ActiveLoad load = loads[w];
+            candidates.add(ranks[w], scores.blocksAt(slots[w]), load.newBlocksOfMatched(blocks))
+                .load(load.activePrefillTokens(), load.activeBlocks());
+        }
+        return candidates.candidateCount();
+    }
+
+    /** The default selector's choice among the last filled candidates, alone. */
+    @Benchmark
+    public int select() {
         return selector.select(candidates);
     }
 
