@@ -77,7 +77,7 @@ class ServeFlowControlSystemTest {
             Files.writeString(policy, AFTER);
             serve.hangUp();
             Await.until("the reload applied", () -> metric(base, "sluice_policy_reloads_total",
-                "result=\"applied\"") == 1);
+                "result=\"applied\"") == 1, serve::output);
 
             CompletableFuture<HttpResponse<String>> heldAgain = send(base, "bulk", "nobody", "hang");
             Await.until("the second bulk request held by the engine", () -> engine.completionsReceived() == 3);
