@@ -22,7 +22,8 @@ final class HangUpSignal {
     /**
      * Runs {@code action} on each SIGHUP from now on.
      *
-     * @return false when the platform or the JVM ({@code -Xrs}) does not let SIGHUP be handled; it is logged.
+     * @return false when the platform or the JVM ({@code -Xrs}) does not let SIGHUP be handled, or the process started
+     *     with SIGHUP ignored ({@code nohup}); it is logged.
      */
     static boolean install(Runnable action) {
         try {
@@ -31,7 +32,15 @@ final class HangUpSignal {
             Object hangUp = signal.getConstructor(String.class).newInstance("HUP");
             Object onSignal = Proxy.newProxyInstance(handler.getClassLoader(), new Class<?>[] {handler},
                 (proxy, method, args) -> handle(method, proxy, args, action));
-            signal.getMethod("handle", signal, handler).invoke(null, hangUp, onSignal);
+            Object previous = signal.getMethod("handle", signal, handler).invoke(null, hangUp, onSignal);
+            if (previous == handler.getField("SIG_IGN").get(null)) {
+                // The process started with SIGHUP ignored (nohup does that): the JVM then keeps it ignored and never
+                // runs the handler, though installing it seemed to work.
+                LOG.warn("SIGHUP is ignored in this process (it was started with SIGHUP ignored, as nohup does), so "
+                    + "it cannot reload the policy; reload with --watch-config, or start serve without nohup "
+                    + "(setsid, a service manager)");
+                return false;
+            }
             return true;
         } catch (InvocationTargetException e) {
             LOG.warn("SIGHUP cannot be handled here ({}); reload the policy with --watch-config",

@@ -166,6 +166,9 @@ final class ServeCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Whether SIGHUP reloads the policy file (false when it cannot be handled here, as under nohup). */
+    private boolean reloadsOnHangUp;
+
     @Override
     public Integer call() throws InterruptedException {
         validate();
@@ -308,11 +311,18 @@ final class ServeCommand implements Callable<Integer> {
         out.println("sluice serving " + String.join(", ", names) + " on http://" + host + ":" + frontend.port()
             + " (" + String.join("; ", parts) + (watcher != null ? "; watching " + enginesFile : "")
             + ReplicaOptions.describe(cluster)
-            + (policy.path() == null ? "" : "; policy " + policy.path() + " reloads on SIGHUP"
-                + (policyWatch != null ? " and when it changes" : "")) + ")");
+            + (policy.path() == null ? "" : "; policy " + policy.path() + reloadsWhen(policyWatch != null)) + ")");
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** How the ready line says the policy file reloads: on SIGHUP when it can, when it changes with --watch-config. */
+    private String reloadsWhen(boolean watched) {
+        if (reloadsOnHangUp) {
+            return " reloads on SIGHUP" + (watched ? " and when it changes" : "");
+        }
+        return watched ? " reloads when it changes" : " does not reload (SIGHUP cannot be handled)";
     }
 
     /** SIGHUP (and with --watch-config a change of the file) reloads a policy read from a file; else nothing. */
@@ -323,7 +333,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         PolicyReloader reloader = new PolicyReloader(policy, frontend, policyOptions.threshold(spec.commandLine()),
             policyOptions.queuePolicy, new DefaultSelectorSettings(overlapWeight, temperature));
-        HangUpSignal.install(() -> reloader.reload("SIGHUP"));
+        reloadsOnHangUp = HangUpSignal.install(() -> reloader.reload("SIGHUP"));
         return watchConfig ? PolicyFileWatcher.start(policy.path(), () -> reloader.reload("file change")) : null;
     }
 
