@@ -311,18 +311,12 @@ final class ServeCommand implements Callable<Integer> {
         out.println("sluice serving " + String.join(", ", names) + " on http://" + host + ":" + frontend.port()
             + " (" + String.join("; ", parts) + (watcher != null ? "; watching " + enginesFile : "")
             + ReplicaOptions.describe(cluster)
-            + (policy.path() == null ? "" : "; policy " + policy.path() + reloadsWhen(policyWatch != null)) + ")");
+            + (policy.path() == null ? "" : "; policy " + policy.path() + (reloadsOnHangUp ? " reloads on SIGHUP"
+                + (policyWatch != null ? " and when it changes" : "") : policyWatch != null ? " reloads when it changes"
+                : " does not reload (SIGHUP cannot be handled)")) + ")");
         out.flush();
         stopped.await();
         return 0;
-    }
-
-    /** How the ready line says the policy file reloads: on SIGHUP when it can, when it changes with --watch-config. */
-    private String reloadsWhen(boolean watched) {
-        if (reloadsOnHangUp) {
-            return " reloads on SIGHUP" + (watched ? " and when it changes" : "");
-        }
-        return watched ? " reloads when it changes" : " does not reload (SIGHUP cannot be handled)";
     }
 
     /** SIGHUP (and with --watch-config a change of the file) reloads a policy read from a file; else nothing. */
