@@ -32,10 +32,6 @@ public final class CompletionResponder {
 
     /** Lets the caller observe the stream while it is written. */
     public interface Hooks {
-        /** The first generated token arrived (before it is written). */
-        default void onFirstToken() {
-        }
-
         /**
          * The engine request ended: called before the response's last bytes are written, so that anything the
          * client does once it has the whole answer (its next request, say) comes after this.
@@ -91,13 +87,10 @@ public final class CompletionResponder {
         StringBuilder text = new StringBuilder();
         long tokens = 0;
         while (true) {
-            // Woken for the first token (its hook) and for the end, not for each token between; the router hears of
-            // the first token from the engine side (the frontend's PreemptionGate), not from here.
+            // Woken for the first token and for the end, not for each token between; the router hears of the first
+            // token from the engine side (the frontend's PreemptionGate), not from here.
             switch (tokens == 0 ? queue.take() : queue.takeBatched()) {
                 case EngineQueue.Token token -> {
-                    if (tokens == 0) {
-                        hooks.onFirstToken();
-                    }
                     text.append(piece(token, tokens++));
                 }
                 case EngineQueue.Finished done -> {
@@ -144,9 +137,6 @@ public final class CompletionResponder {
         while (true) {
             switch (signal) {
                 case EngineQueue.Token token -> {
-                    if (tokens == 0) {
-                        hooks.onFirstToken();
-                    }
                     SseFrames.event(out, OpenAiJson.chunk(head, piece(token, tokens), tokens == 0, null,
                         includeUsage));
                     tokens++;
