@@ -34,6 +34,9 @@ public final class DefaultWorkerSelector implements WorkerSelector {
 
     /** Slots in the weight memo: a power of two. */
     private static final int WEIGHT_BITS = 6;
+    /** Candidates per partial sum of the weights: a power of two. */
+    private static final int SUM_BLOCK_BITS = 4;
+    private static final int SUM_BLOCK = 1 << SUM_BLOCK_BITS;
     /** No cost has these bits: costs are never NaN (finite weight, finite loads). */
     private static final long NO_COST = -1L;
 
@@ -46,6 +49,7 @@ public final class DefaultWorkerSelector implements WorkerSelector {
     private final long[] weightKeys = new long[1 << WEIGHT_BITS];
     private final double[] weightValues = new double[1 << WEIGHT_BITS];
     private double[] costs = new double[16];
+    private double[] blockSums = new double[4];
 
     public DefaultWorkerSelector(int blockSize, DefaultSelectorSettings settings, RandomGenerator random) {
         if (blockSize <= 0) {
@@ -180,6 +184,10 @@ public final class DefaultWorkerSelector implements WorkerSelector {
             return random.nextInt(count);
         }
         double scale = (max - min) * temperature;
+        int blocks = (count + SUM_BLOCK - 1) >>> SUM_BLOCK_BITS;
+        if (blockSums.length < blocks) {
+            blockSums = new double[Math.max(blocks, blockSums.length * 2)];
+        }
         // Equal costs have equal weights: each distinct cost's exp is computed once (a fleet of ranks with the same
         // load and overlap has few). Keyed by the cost's bits, so a hit is the very double the exp would give.
         long[] keys = weightKeys;
@@ -188,35 +196,49 @@ public final class DefaultWorkerSelector implements WorkerSelector {
         double sum = 0;
         long previousBits = NO_COST;
         double previousWeight = 0;
-        for (int i = 0; i < count; i++) {
-            long bits = Double.doubleToRawLongBits(costs[i]);
-            double weight;
-            if (bits == previousBits) {
-                // Neighbours in worker order mostly cost the same: the memo is not even hashed.
-                weight = previousWeight;
-            } else {
-                int slot = (int) ((bits * 0x9E3779B97F4A7C15L) >>> (Long.SIZE - WEIGHT_BITS));
-                if (keys[slot] == bits) {
-                    weight = weights[slot];
+        // Weights are summed in blocks of SUM_BLOCK candidates, and the draw finds its block before its candidate:
+        // each dependent chain of additions is a block long, not the whole fleet.
+        for (int block = 0; block < blocks; block++) {
+            int end = Math.min(count, (block + 1) << SUM_BLOCK_BITS);
+            double blockSum = 0;
+            for (int i = block << SUM_BLOCK_BITS; i < end; i++) {
+                long bits = Double.doubleToRawLongBits(costs[i]);
+                double weight;
+                if (bits == previousBits) {
+                    // Neighbours in worker order mostly cost the same: the memo is not even hashed.
+                    weight = previousWeight;
                 } else {
-                    weight = Math.exp(-(costs[i] - min) / scale);
-                    keys[slot] = bits;
-                    weights[slot] = weight;
+                    int slot = (int) ((bits * 0x9E3779B97F4A7C15L) >>> (Long.SIZE - WEIGHT_BITS));
+                    if (keys[slot] == bits) {
+                        weight = weights[slot];
+                    } else {
+                        weight = Math.exp(-(costs[i] - min) / scale);
+                        keys[slot] = bits;
+                        weights[slot] = weight;
+                    }
+                    previousBits = bits;
+                    previousWeight = weight;
                 }
-                previousBits = bits;
-                previousWeight = weight;
+                costs[i] = weight;
+                blockSum += weight;
             }
-            costs[i] = weight;
-            sum += weight;
+            blockSums[block] = blockSum;
+            sum += blockSum;
         }
         double draw = random.nextDouble() * sum;
-        for (int i = 0; i < count; i++) {
+        int block = 0;
+        while (block < blocks - 1 && draw >= blockSums[block]) {
+            draw -= blockSums[block];
+            block++;
+        }
+        int end = Math.min(count, (block + 1) << SUM_BLOCK_BITS);
+        for (int i = block << SUM_BLOCK_BITS; i < end; i++) {
             draw -= costs[i];
             if (draw < 0) {
                 return i;
             }
         }
-        // Rounding left a sliver past the last weight; the last candidate owns it.
-        return count - 1;
+        // Rounding left a sliver past the block's last weight; its last candidate owns it.
+        return end - 1;
     }
 }

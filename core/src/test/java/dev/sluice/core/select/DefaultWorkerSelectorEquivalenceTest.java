@@ -95,19 +95,32 @@ class DefaultWorkerSelectorEquivalenceTest {
             if (max == min) {
                 return random.nextInt(count);
             }
+            // Summed in blocks of 16 candidates, as the selector sums them (so the sum is the same double); the draw
+            // finds its block, then its candidate.
+            int blocks = (count + 15) / 16;
+            double[] blockSums = new double[blocks];
             double sum = 0;
             for (int i = 0; i < count; i++) {
                 costs[i] = Math.exp(-(costs[i] - min) / ((max - min) * temperature));
-                sum += costs[i];
+                blockSums[i / 16] += costs[i];
+            }
+            for (double blockSum : blockSums) {
+                sum += blockSum;
             }
             double draw = random.nextDouble() * sum;
-            for (int i = 0; i < count; i++) {
+            int block = 0;
+            while (block < blocks - 1 && draw >= blockSums[block]) {
+                draw -= blockSums[block];
+                block++;
+            }
+            int end = Math.min(count, 16 * (block + 1));
+            for (int i = 16 * block; i < end; i++) {
                 draw -= costs[i];
                 if (draw < 0) {
                     return i;
                 }
             }
-            return count - 1;
+            return end - 1;
         }
     }
 }
