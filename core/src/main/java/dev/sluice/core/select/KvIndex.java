@@ -74,6 +74,10 @@ public final class KvIndex {
     public void findMatches(long[] localHashes, int length, OverlapScores out) {
         int words = liveSlots.length;
         out.reset(this, slotLimit, words);
+        if (words <= 2) {
+            findMatchesNarrow(localHashes, length, out, words);
+            return;
+        }
         long[] alive = out.alive();
         System.arraycopy(liveSlots, 0, alive, 0, words);
         KvNode node = root;
@@ -105,6 +109,48 @@ public final class KvIndex {
             if (alive[w] != 0) {
                 out.record(w, alive[w], depth);
             }
+        }
+    }
+
+    /**
+     * {@link #findMatches(long[], int, OverlapScores)} for a fleet of at most 128 slots: the two bit-set words live in
+     * locals and are read from the nodes' fields, so a step down the tree is a child lookup and two ANDs.
+     */
+    private void findMatchesNarrow(long[] localHashes, int length, OverlapScores out, int words) {
+        long alive0 = liveSlots[0];
+        long alive1 = words == 2 ? liveSlots[1] : 0L;
+        KvNode node = root;
+        int depth = 0;
+        while (depth < length) {
+            KvNode child = node.child(localHashes[depth]);
+            if (child == null) {
+                break;
+            }
+            long after0 = alive0 & child.word0();
+            long after1 = alive1 & child.word1();
+            if (depth > 0 && ((alive0 ^ after0) | (alive1 ^ after1)) != 0) {
+                // Ranks missing here keep the prefix they matched so far: depth blocks.
+                recordDropped(out, alive0 & ~after0, alive1 & ~after1, depth);
+            }
+            alive0 = after0;
+            alive1 = after1;
+            depth++;
+            if ((alive0 | alive1) == 0) {
+                return;
+            }
+            node = child;
+        }
+        if (depth > 0) {
+            recordDropped(out, alive0, alive1, depth);
+        }
+    }
+
+    private static void recordDropped(OverlapScores out, long word0, long word1, int blocks) {
+        if (word0 != 0) {
+            out.record(0, word0, blocks);
+        }
+        if (word1 != 0) {
+            out.record(1, word1, blocks);
         }
     }
 

@@ -71,6 +71,16 @@ final class KvNode {
         return workerCount;
     }
 
+    /** Slots 0 to 63 of the bit set. */
+    long word0() {
+        return word0;
+    }
+
+    /** Slots 64 to 127 of the bit set. */
+    long word1() {
+        return word1;
+    }
+
     /** The bit-set word {@code index}; words no slot of this node ever reached are 0. */
     long word(int index) {
         if (index == 0) {
