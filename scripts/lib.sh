@@ -1,5 +1,5 @@
 # Shared by scripts/test, scripts/sluice and scripts/perf: find a JDK 21+ and the JVM flags.
-# Sourced, not run. Sets SLUICE_ROOT, JAVA_HOME, JAVA, and the function sluice_jvm_flags.
+# Sourced, not run. Sets SLUICE_ROOT, JAVA_HOME, JAVA, and the functions sluice_jvm_flags and sluice_build_lock.
 
 SLUICE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -79,4 +79,11 @@ sluice_lock_local_repository() {
     mkdir -p "$dir"
     exec 9>"$dir/sluice-install.lock"
     flock 9
+}
+
+# The lock file that every build into the checkout's perf/target holds while it runs (scripts/sluice, scripts/perf,
+# scripts/soak): two builds compiling into one target folder at once break each other.
+sluice_build_lock() {
+    mkdir -p "$SLUICE_ROOT/perf/target"
+    echo "$SLUICE_ROOT/perf/target/.sluice-build.lock"
 }
