@@ -69,17 +69,17 @@ public final class KvIndex {
 
     /**
      * Fills {@code out} with each rank's matched prefix of {@code localHashes[0 .. length)}: the number of leading
-     * blocks it holds, every one of them.
+     * blocks it holds, every one of them. The first two bit-set words (slots 0 to 127) live in locals and are read
+     * from the nodes' fields, so for a fleet of up to 128 ranks a step down the tree is a child lookup and two ANDs;
+     * words from the third on are kept in {@code out}'s buffer.
      */
     public void findMatches(long[] localHashes, int length, OverlapScores out) {
         int words = liveSlots.length;
         out.reset(this, slotLimit, words);
-        if (words <= 2) {
-            findMatchesNarrow(localHashes, length, out, words);
-            return;
-        }
         long[] alive = out.alive();
         System.arraycopy(liveSlots, 0, alive, 0, words);
+        long alive0 = alive[0];
+        long alive1 = words > 1 ? alive[1] : 0L;
         KvNode node = root;
         int depth = 0;
         while (depth < length) {
@@ -87,14 +87,21 @@ public final class KvIndex {
             if (child == null) {
                 break;
             }
-            long remaining = 0;
-            for (int w = 0; w < words; w++) {
+            long after0 = alive0 & child.word0();
+            long after1 = alive1 & child.word1();
+            long remaining = after0 | after1;
+            if (depth > 0 && ((alive0 ^ after0) | (alive1 ^ after1)) != 0) {
+                // Ranks missing here keep the prefix they matched so far: depth blocks.
+                record(out, 0, alive0 & ~after0, depth);
+                record(out, 1, alive1 & ~after1, depth);
+            }
+            alive0 = after0;
+            alive1 = after1;
+            for (int w = 2; w < words; w++) {
                 long before = alive[w];
                 long after = before & child.word(w);
-                long dropped = before & ~after;
-                if (dropped != 0 && depth > 0) {
-                    // A rank missing here keeps the prefix it matched so far: depth blocks.
-                    out.record(w, dropped, depth);
+                if (depth > 0) {
+                    record(out, w, before & ~after, depth);
                 }
                 alive[w] = after;
                 remaining |= after;
@@ -105,52 +112,19 @@ public final class KvIndex {
             }
             node = child;
         }
-        for (int w = 0; w < words && depth > 0; w++) {
-            if (alive[w] != 0) {
-                out.record(w, alive[w], depth);
-            }
-        }
-    }
-
-    /**
-     * {@link #findMatches(long[], int, OverlapScores)} for a fleet of at most 128 slots: the two bit-set words live in
-     * locals and are read from the nodes' fields, so a step down the tree is a child lookup and two ANDs.
-     */
-    private void findMatchesNarrow(long[] localHashes, int length, OverlapScores out, int words) {
-        long alive0 = liveSlots[0];
-        long alive1 = words == 2 ? liveSlots[1] : 0L;
-        KvNode node = root;
-        int depth = 0;
-        while (depth < length) {
-            KvNode child = node.child(localHashes[depth]);
-            if (child == null) {
-                break;
-            }
-            long after0 = alive0 & child.word0();
-            long after1 = alive1 & child.word1();
-            if (depth > 0 && ((alive0 ^ after0) | (alive1 ^ after1)) != 0) {
-                // Ranks missing here keep the prefix they matched so far: depth blocks.
-                recordDropped(out, alive0 & ~after0, alive1 & ~after1, depth);
-            }
-            alive0 = after0;
-            alive1 = after1;
-            depth++;
-            if ((alive0 | alive1) == 0) {
-                return;
-            }
-            node = child;
-        }
         if (depth > 0) {
-            recordDropped(out, alive0, alive1, depth);
+            record(out, 0, alive0, depth);
+            record(out, 1, alive1, depth);
+            for (int w = 2; w < words; w++) {
+                record(out, w, alive[w], depth);
+            }
         }
     }
 
-    private static void recordDropped(OverlapScores out, long word0, long word1, int blocks) {
-        if (word0 != 0) {
-            out.record(0, word0, blocks);
-        }
-        if (word1 != 0) {
-            out.record(1, word1, blocks);
+    /** Records {@code blocks} for the slots set in bit-set word {@code word}, if any. */
+    private static void record(OverlapScores out, int word, long bits, int blocks) {
+        if (bits != 0) {
+            out.record(word, bits, blocks);
         }
     }
 
