@@ -25,7 +25,7 @@ import java.util.random.RandomGenerator;
  * Above 0 a candidate is drawn with {@code p ∝ exp(-(c - c_min) / ((c_max - c_min) * T))} from the context's random
  * generator (uniform when all costs are equal).
  *
- * <p>Owned by the scheduler thread; not thread-safe. Allocates nothing once its cost buffer has grown to the largest
+ * <p>Owned by the scheduler thread; not thread-safe. Allocates nothing once its buffers have grown to the largest
  * candidate count.
  */
 public final class DefaultWorkerSelector implements WorkerSelector {
@@ -34,9 +34,6 @@ public final class DefaultWorkerSelector implements WorkerSelector {
 
     /** Slots in the weight memo: a power of two. */
     private static final int WEIGHT_BITS = 6;
-    /** Candidates per partial sum of the weights: a power of two. */
-    private static final int SUM_BLOCK_BITS = 4;
-    private static final int SUM_BLOCK = 1 << SUM_BLOCK_BITS;
     /** No cost has these bits: costs are never NaN (finite weight, finite loads). */
     private static final long NO_COST = -1L;
 
@@ -49,7 +46,8 @@ public final class DefaultWorkerSelector implements WorkerSelector {
     private final long[] weightKeys = new long[1 << WEIGHT_BITS];
     private final double[] weightValues = new double[1 << WEIGHT_BITS];
     private double[] costs = new double[16];
-    private double[] blockSums = new double[4];
+    /** Where each run of equal neighbouring costs starts, {@code [0 .. runs)}, in the last sampled selection. */
+    private int[] runStarts = new int[16];
 
     public DefaultWorkerSelector(int blockSize, DefaultSelectorSettings settings, RandomGenerator random) {
         if (blockSize <= 0) {
@@ -141,7 +139,8 @@ public final class DefaultWorkerSelector implements WorkerSelector {
                 }
             }
         }
-        return sample(count, min, max);
+        // All equal: the softmax is uniform.
+        return max == min ? random.nextInt(count) : sample(count, min, max);
     }
 
     /** The first of the cheapest candidates (in worker order), from the router's own arrays. */
@@ -178,67 +177,66 @@ public final class DefaultWorkerSelector implements WorkerSelector {
         return best;
     }
 
+    /**
+     * Draws a candidate with weight {@code exp(-(c - min) / ((max - min) * T))}. Neighbours in worker order mostly
+     * cost the same (ranks with the same load and overlap), so the costs are taken as runs of equal neighbours: a
+     * run of {@code k} candidates of weight {@code w} weighs {@code k * w}, the draw finds its run, and within it
+     * falls on candidate {@code floor(draw / w)}, uniformly as the equal weights ask. A fleet of ranks alike then
+     * costs one step per run, not per candidate.
+     */
     private int sample(int count, double min, double max) {
-        if (max == min) {
-            // All equal: the softmax is uniform.
-            return random.nextInt(count);
-        }
         double scale = (max - min) * temperature;
-        int blocks = (count + SUM_BLOCK - 1) >>> SUM_BLOCK_BITS;
-        if (blockSums.length < blocks) {
-            blockSums = new double[Math.max(blocks, blockSums.length * 2)];
+        if (runStarts.length < count) {
+            runStarts = new int[Math.max(count, runStarts.length * 2)];
         }
-        // Equal costs have equal weights: each distinct cost's exp is computed once (a fleet of ranks with the same
-        // load and overlap has few). Keyed by the cost's bits, so a hit is the very double the exp would give.
+        int[] starts = runStarts;
+        int runs = 0;
+        long previousBits = NO_COST;
+        for (int i = 0; i < count; i++) {
+            long bits = Double.doubleToRawLongBits(costs[i]);
+            if (bits != previousBits) {
+                starts[runs++] = i;
+                previousBits = bits;
+            }
+        }
+        // Equal costs have equal weights: each distinct cost's exp is computed once, and a run's weight, first kept in
+        // its first candidate's place, is its length times that. Keyed by the cost's bits, so a hit is the very double
+        // the exp would give.
         long[] keys = weightKeys;
         double[] weights = weightValues;
         Arrays.fill(keys, NO_COST);
         double sum = 0;
-        long previousBits = NO_COST;
-        double previousWeight = 0;
-        // Weights are summed in blocks of SUM_BLOCK candidates, and the draw finds its block before its candidate:
-        // each dependent chain of additions is a block long, not the whole fleet.
-        for (int block = 0; block < blocks; block++) {
-            int end = Math.min(count, (block + 1) << SUM_BLOCK_BITS);
-            double blockSum = 0;
-            for (int i = block << SUM_BLOCK_BITS; i < end; i++) {
-                long bits = Double.doubleToRawLongBits(costs[i]);
-                double weight;
-                if (bits == previousBits) {
-                    // Neighbours in worker order mostly cost the same: the memo is not even hashed.
-                    weight = previousWeight;
-                } else {
-                    int slot = (int) ((bits * 0x9E3779B97F4A7C15L) >>> (Long.SIZE - WEIGHT_BITS));
-                    if (keys[slot] == bits) {
-                        weight = weights[slot];
-                    } else {
-                        weight = Math.exp(-(costs[i] - min) / scale);
-                        keys[slot] = bits;
-                        weights[slot] = weight;
-                    }
-                    previousBits = bits;
-                    previousWeight = weight;
-                }
-                costs[i] = weight;
-                blockSum += weight;
+        for (int r = 0; r < runs; r++) {
+            int start = starts[r];
+            int end = r + 1 < runs ? starts[r + 1] : count;
+            double cost = costs[start];
+            long bits = Double.doubleToRawLongBits(cost);
+            int slot = (int) ((bits * 0x9E3779B97F4A7C15L) >>> (Long.SIZE - WEIGHT_BITS));
+            double weight;
+            if (keys[slot] == bits) {
+                weight = weights[slot];
+            } else {
+                weight = Math.exp(-(cost - min) / scale);
+                keys[slot] = bits;
+                weights[slot] = weight;
             }
-            blockSums[block] = blockSum;
-            sum += blockSum;
+            costs[start] = weight;
+            sum += (end - start) * weight;
         }
         double draw = random.nextDouble() * sum;
-        int block = 0;
-        while (block < blocks - 1 && draw >= blockSums[block]) {
-            draw -= blockSums[block];
-            block++;
-        }
-        int end = Math.min(count, (block + 1) << SUM_BLOCK_BITS);
-        for (int i = block << SUM_BLOCK_BITS; i < end; i++) {
-            draw -= costs[i];
-            if (draw < 0) {
-                return i;
+        for (int r = 0; r < runs; r++) {
+            int start = starts[r];
+            int end = r + 1 < runs ? starts[r + 1] : count;
+            double weight = costs[start];
+            double runWeight = (end - start) * weight;
+            if (draw < runWeight) {
+                // The run's candidates weigh the same: the draw's place in the run names one; rounding may put it a
+                // sliver past the last, which owns it.
+                return Math.min(end - 1, start + (int) (draw / weight));
             }
+            draw -= runWeight;
         }
-        // Rounding left a sliver past the block's last weight; its last candidate owns it.
-        return end - 1;
+        // Rounding left a sliver past the last run's weight; the last candidate owns it.
+        return count - 1;
     }
 }

@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The built-in selector against the plain formula it implements (one division and one {@code Math.exp} per
- * candidate, as the selector first did), over many random candidate sets with few and with many distinct costs: the
- * same choice for the same inputs and the same random draws, every time.
+ * candidate, as the selector first did; sampled over runs of equal neighbouring costs, as it samples now), over many
+ * random candidate sets with few and with many distinct costs: the same choice for the same inputs and the same random
+ * draws, every time.
  */
 class DefaultWorkerSelectorEquivalenceTest {
     private final SelectionCandidates candidates = new SelectionCandidates();
@@ -46,16 +47,28 @@ class DefaultWorkerSelectorEquivalenceTest {
         assertEquals(4 * 4 * 4 * 200 * 3, sampled);
     }
 
-    /** Up to 200 candidates; half the sets draw from a few loads and overlaps (many equal costs), half from many. */
+    /**
+     * Up to 200 candidates; half the sets draw from a few loads and overlaps (many equal costs), half from many; in
+     * half of each, a candidate mostly repeats its neighbour (runs of equal costs, as ranks alike give).
+     */
     private void fill(SplittableRandom random, int blockSize) {
         int blocks = random.nextInt(1, 64);
         candidates.reset((long) blocks * blockSize - random.nextInt(blockSize), blocks, null, null);
         int count = random.nextInt(1, 200);
         int spread = random.nextBoolean() ? 3 : 1_000;
+        boolean runs = random.nextBoolean();
+        int overlap = 0;
+        int fresh = 0;
+        long prefill = 0;
+        long decode = 0;
         for (int i = 0; i < count; i++) {
-            int overlap = random.nextInt(Math.min(spread, blocks + 1));
-            candidates.add(new WorkerWithDpRank(i, 0), overlap, random.nextInt(Math.min(spread, blocks + 1)))
-                .load(random.nextInt(spread) * 16L, random.nextInt(spread));
+            if (i == 0 || !runs || random.nextInt(4) == 0) {
+                overlap = random.nextInt(Math.min(spread, blocks + 1));
+                fresh = random.nextInt(Math.min(spread, blocks + 1));
+                prefill = random.nextInt(spread) * 16L;
+                decode = random.nextInt(spread);
+            }
+            candidates.add(new WorkerWithDpRank(i, 0), overlap, fresh).load(prefill, decode);
         }
     }
 
@@ -95,32 +108,35 @@ class DefaultWorkerSelectorEquivalenceTest {
             if (max == min) {
                 return random.nextInt(count);
             }
-            // Summed in blocks of 16 candidates, as the selector sums them (so the sum is the same double); the draw
-            // finds its block, then its candidate.
-            int blocks = (count + 15) / 16;
-            double[] blockSums = new double[blocks];
-            double sum = 0;
+            double[] weights = new double[count];
             for (int i = 0; i < count; i++) {
-                costs[i] = Math.exp(-(costs[i] - min) / ((max - min) * temperature));
-                blockSums[i / 16] += costs[i];
+                weights[i] = Math.exp(-(costs[i] - min) / ((max - min) * temperature));
             }
-            for (double blockSum : blockSums) {
-                sum += blockSum;
+            // Neighbours of equal cost form a run, weighing its length times their weight (so the sum is the same
+            // double as the selector's); the draw finds its run, then its candidate by its place in the run.
+            double sum = 0;
+            for (int start = 0, end; start < count; start = end) {
+                end = runEnd(costs, start, count);
+                sum += (end - start) * weights[start];
             }
             double draw = random.nextDouble() * sum;
-            int block = 0;
-            while (block < blocks - 1 && draw >= blockSums[block]) {
-                draw -= blockSums[block];
-                block++;
-            }
-            int end = Math.min(count, 16 * (block + 1));
-            for (int i = 16 * block; i < end; i++) {
-                draw -= costs[i];
-                if (draw < 0) {
-                    return i;
+            for (int start = 0, end; start < count; start = end) {
+                end = runEnd(costs, start, count);
+                double runWeight = (end - start) * weights[start];
+                if (draw < runWeight) {
+                    return Math.min(end - 1, start + (int) Math.floor(draw / weights[start]));
                 }
+                draw -= runWeight;
             }
-            return end - 1;
+            return count - 1;
+        }
+
+        private static int runEnd(double[] costs, int start, int count) {
+            int end = start + 1;
+            while (end < count && costs[end] == costs[start]) {
+                end++;
+            }
+            return end;
         }
     }
 }

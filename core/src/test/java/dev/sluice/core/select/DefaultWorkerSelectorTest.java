@@ -93,6 +93,33 @@ class DefaultWorkerSelectorTest {
     }
 
     @Test
+    void shouldSampleEachOfARunOfEqualCostsAsOftenAsTheOthers() {
+        // Three neighbours at cost 0, one at 5, two more at 0 apart from the first three, and one at 10: each of the
+        // five at 0 weighs 1, and candidates of one run share their run's draws evenly.
+        inputs.reset(0, 0, null, null);
+        for (int i = 0; i < 3; i++) {
+            inputs.add(WorkerWithDpRank.of(10 + i), 0, 0);
+        }
+        inputs.add(B, 0, 5);
+        inputs.add(WorkerWithDpRank.of(20), 0, 0);
+        inputs.add(WorkerWithDpRank.of(21), 0, 0);
+        inputs.add(C, 0, 10);
+        DefaultWorkerSelector selector = selector(1.0, 1.0, 7);
+        int[] picks = new int[7];
+        int draws = 200_000;
+        for (int i = 0; i < draws; i++) {
+            picks[selector.select(inputs)]++;
+        }
+
+        double sum = 5 + Math.exp(-0.5) + Math.exp(-1);
+        for (int cheap : new int[] {0, 1, 2, 4, 5}) {
+            assertEquals(1 / sum, picks[cheap] / (double) draws, 0.01, "candidate " + cheap);
+        }
+        assertEquals(Math.exp(-0.5) / sum, picks[3] / (double) draws, 0.01);
+        assertEquals(Math.exp(-1) / sum, picks[6] / (double) draws, 0.01);
+    }
+
+    @Test
     void shouldSampleUniformlyWhenAllCostsAreEqualAndRepeatWithTheSameSeed() {
         inputs.reset(16, 1, null, null);
         inputs.add(A, 0, 1);
