@@ -34,6 +34,8 @@ public final class DefaultWorkerSelector implements WorkerSelector {
 
     /** Slots in the weight memo: a power of two. */
     private static final int WEIGHT_BITS = 6;
+    /** Tries of {@link #acceptOne} before sampling over every weight. */
+    private static final int REJECTION_TRIES = 8;
     /** No cost has these bits: costs are never NaN (finite weight, finite loads). */
     private static final long NO_COST = -1L;
 
@@ -139,8 +141,12 @@ public final class DefaultWorkerSelector implements WorkerSelector {
                 }
             }
         }
-        // All equal: the softmax is uniform.
-        return max == min ? random.nextInt(count) : sample(count, min, max);
+        if (max == min) {
+            // All equal: the softmax is uniform.
+            return random.nextInt(count);
+        }
+        int accepted = acceptOne(count, min, (max - min) * temperature);
+        return accepted >= 0 ? accepted : sample(count, min, max);
     }
 
     /** The first of the cheapest candidates (in worker order), from the router's own arrays. */
@@ -178,11 +184,31 @@ public final class DefaultWorkerSelector implements WorkerSelector {
     }
 
     /**
-     * Draws a candidate with weight {@code exp(-(c - min) / ((max - min) * T))}. Neighbours in worker order mostly
-     * cost the same (ranks with the same load and overlap), so the costs are taken as runs of equal neighbours: a
-     * run of {@code k} candidates of weight {@code w} weighs {@code k * w}, the draw finds its run, and within it
-     * falls on candidate {@code floor(draw / w)}, uniformly as the equal weights ask. A fleet of ranks alike then
-     * costs one step per run, not per candidate.
+     * Draws a candidate by rejection: a uniform candidate, kept with probability its weight
+     * {@code exp(-(c - min) / scale)} (at most 1, the cheapest's), which picks with the softmax's probabilities exactly
+     * and computes an exp per try instead of per candidate (costs of a loaded fleet mostly differ, so a memo of
+     * weights would not spare them). A try succeeds with the candidates' mean weight, at least {@code exp(-1 / T)}:
+     * 0.37 at temperature 1. After {@value #REJECTION_TRIES} failed tries, -1: the caller samples over every weight,
+     * and as each try's outcome, accepted, is distributed exactly as the softmax, so is the mixture.
+     */
+    private int acceptOne(int count, double min, double scale) {
+        for (int tries = 0; tries < REJECTION_TRIES; tries++) {
+            int candidate = random.nextInt(count);
+            double cost = costs[candidate];
+            double keep = random.nextDouble();
+            if (cost == min || keep < Math.exp(-(cost - min) / scale)) {
+                return candidate;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Draws a candidate with weight {@code exp(-(c - min) / ((max - min) * T))}, over every weight. Neighbours in
+     * worker order often cost the same (ranks with the same load and overlap), so the costs are taken as runs of equal
+     * neighbours: a run of {@code k} candidates of weight {@code w} weighs {@code k * w}, the draw finds its run, and
+     * within it falls on candidate {@code floor(draw / w)}, uniformly as the equal weights ask. A fleet of ranks alike
+     * then costs one step per run, not per candidate.
      */
     private int sample(int count, double min, double max) {
         double scale = (max - min) * temperature;

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The built-in selector against the plain formula it implements (one division and one {@code Math.exp} per
- * candidate, as the selector first did; sampled over runs of equal neighbouring costs, as it samples now), over many
- * random candidate sets with few and with many distinct costs: the same choice for the same inputs and the same random
- * draws, every time.
+ * candidate, as the selector first did; sampled by rejection, then over runs of equal neighbouring costs, as it
+ * samples now), over many random candidate sets with few and with many distinct costs: the same choice for the same
+ * inputs and the same random draws, every time.
  */
 class DefaultWorkerSelectorEquivalenceTest {
     private final SelectionCandidates candidates = new SelectionCandidates();
@@ -111,6 +111,13 @@ class DefaultWorkerSelectorEquivalenceTest {
             double[] weights = new double[count];
             for (int i = 0; i < count; i++) {
                 weights[i] = Math.exp(-(costs[i] - min) / ((max - min) * temperature));
+            }
+            // First up to eight tries of a uniform candidate, kept with probability its weight.
+            for (int tries = 0; tries < 8; tries++) {
+                int candidate = random.nextInt(count);
+                if (random.nextDouble() < weights[candidate]) {
+                    return candidate;
+                }
             }
             // Neighbours of equal cost form a run, weighing its length times their weight (so the sum is the same
             // double as the selector's); the draw finds its run, then its candidate by its place in the run.

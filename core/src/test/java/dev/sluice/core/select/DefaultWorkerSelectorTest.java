@@ -120,6 +120,26 @@ class DefaultWorkerSelectorTest {
     }
 
     @Test
+    void shouldSampleBySoftmaxWhenMostTriesAreRejected() {
+        // One candidate at cost 0 and forty at 10, temperature 0.5: weights 1 and e^-2, so a uniform try is kept with
+        // probability (1 + 40 e^-2) / 41 = 0.16 and a quarter of the draws fall back to the sum over every weight;
+        // both paths together still pick by the softmax.
+        inputs.reset(0, 0, null, null);
+        inputs.add(A, 0, 0);
+        for (int i = 0; i < 40; i++) {
+            inputs.add(WorkerWithDpRank.of(100 + i), 0, 10);
+        }
+        DefaultWorkerSelector selector = selector(1.0, 0.5, 11);
+        int cheap = 0;
+        int draws = 100_000;
+        for (int i = 0; i < draws; i++) {
+            cheap += selector.select(inputs) == 0 ? 1 : 0;
+        }
+
+        assertEquals(1 / (1 + 40 * Math.exp(-2)), cheap / (double) draws, 0.01);
+    }
+
+    @Test
     void shouldSampleUniformlyWhenAllCostsAreEqualAndRepeatWithTheSameSeed() {
         inputs.reset(16, 1, null, null);
         inputs.add(A, 0, 1);

@@ -64,6 +64,14 @@ public class SelectionBench {
     @Param({"0.0", "1.0"})
     public double temperature;
 
+    /**
+     * Whether each rank's booked prefill differs from every other's (so no two candidates cost the same), where by
+     * default every rank has the same bookings (so most cost the same); the suite runs the default, {@code -p
+     * distinctLoads=true} the other.
+     */
+    @Param({"false"})
+    public boolean distinctLoads;
+
     private final KvIndex index = new KvIndex();
     private final ActiveSequences active = new ActiveSequences();
     private final OverlapScores scores = new OverlapScores();
@@ -96,7 +104,8 @@ public class SelectionBench {
                 index.apply(new KvEvent.Stored(ranks[w], c, false, KvEvent.NO_PARENT,
                     BlockHasher.sequenceHashes(chat), chat));
                 if (c < BOOKED_PER_WORKER) {
-                    active.add(requestKey++, ranks[w], BlockHasher.sequenceHashes(chat), 64L * c);
+                    active.add(requestKey++, ranks[w], BlockHasher.sequenceHashes(chat),
+                        64L * c + (distinctLoads ? 16L * w : 0));
                 }
             }
         }
