@@ -235,9 +235,9 @@ public final class WorkerTable implements DispatchGate {
                 // Stored only when it changed: a reference store costs a GC write barrier.
                 chosenFrom[slot] = worker;
             }
-            candidates.add(worker.id, overlap, newBlocks)
-                .load(load.activePrefillTokens(), load.activeBlocks() + worker.outsideBlocks)
-                .capacity(worker.totalKvBlocks.orElse(-1), worker.maxNumBatchedTokens);
+            candidates.add(worker.id, overlap, newBlocks, load.activePrefillTokens(),
+                load.activeBlocks() + worker.outsideBlocks, worker.totalKvBlocks.orElse(-1),
+                worker.maxNumBatchedTokens);
         }
         if (candidates.candidateCount() == 0) {
             return null;
