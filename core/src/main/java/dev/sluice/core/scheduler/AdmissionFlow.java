@@ -145,8 +145,8 @@ final class AdmissionFlow implements Timers.Expiry {
             return;
         }
         long cost = request.costOverride() > 0 ? request.costOverride() : Math.max(1, uncached);
-        request.setQueueSnapshot(classIndex, raw, cached, cost, request.dueAt(), request.strictPriorityIn,
-            request.priorityJumpIn, nowNs, request.pinnedWorker());
+        request.setQueueSnapshot(classIndex, raw, cached, cost, request.dueAt(), request.requestedStrictPriority(),
+            request.requestedPriorityJump(), nowNs, request.pinnedWorker());
         request.setQueueTenant(request.tenant());
         QueueRejection rejection = queues.enqueue(request, workers.count(), workers);
         if (rejection != null) {

@@ -27,15 +27,11 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     private LifecyclePhase phase = LifecyclePhase.TERMINAL;
     AdmissionListener listener;
 
-    private String requestId;
-    private String clientRequestId;
-    private long inputTokens;
-    private String requestedClass;
-    private SessionContext session;
-    private String tenant;
-    private WorkerWithDpRank pinned;
-    int strictPriorityIn;
-    double priorityJumpIn;
+    /**
+     * What the host submitted, immutable: read through, not copied field by field, because each reference copied
+     * into this old, pooled record pays a GC write barrier on every arrival.
+     */
+    private AdmissionRequest source;
     private long ingressAt;
     long initialCachedTokens;
     /** The worker table's last cache estimate for this request and the table version it was taken at. */
@@ -73,8 +69,6 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     WorkerWithDpRank lastWorker;
     /** Cached blocks of the chosen worker at the last placement. */
     int dispatchOverlapBlocks;
-    private long[] localHashes;
-    private long[] sequenceHashes;
 
     LiveRequest(RouterSignals signals) {
         this.signals = signals;
@@ -84,15 +78,7 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     void begin(long id, AdmissionRequest request, long ingressAtNs, AdmissionListener outcome) {
         lifecycleId = id;
         listener = outcome;
-        requestId = request.requestId();
-        clientRequestId = request.clientRequestId();
-        inputTokens = request.inputTokens();
-        requestedClass = request.policyClass();
-        session = request.sessionContext();
-        tenant = request.tenant();
-        pinned = request.pinnedWorker();
-        strictPriorityIn = request.strictPriority();
-        priorityJumpIn = request.priorityJump();
+        source = request;
         ingressAt = ingressAtNs;
         initialCachedTokens = 0;
         cachedEstimate = 0;
@@ -116,20 +102,13 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
         preemptRefused = false;
         lastWorker = null;
         dispatchOverlapBlocks = 0;
-        localHashes = request.localBlockHashes();
-        sequenceHashes = request.sequenceBlockHashes();
     }
 
     /** Drops references so a pooled record keeps nothing alive. */
     void clear() {
         listener = null;
         host = null;
-        requestId = null;
-        clientRequestId = null;
-        requestedClass = null;
-        session = null;
-        tenant = null;
-        pinned = null;
+        source = null;
         classOverride = null;
         target = null;
         progress = null;
@@ -138,8 +117,6 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
         bookedWorker = null;
         lastWorker = null;
         parkTimeout = null;
-        localHashes = null;
-        sequenceHashes = null;
     }
 
     LifecyclePhase phase() {
@@ -161,21 +138,21 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
     }
 
     long[] localBlockHashes() {
-        return localHashes;
+        return source.localBlockHashes();
     }
 
     @Override
     public int promptBlocks() {
-        return localHashes.length;
+        return source.promptBlocks();
     }
 
     @Override
     public long promptBlockHash(int block) {
-        return localHashes[block];
+        return source.localBlockHashes()[block];
     }
 
     long[] sequenceBlockHashes() {
-        return sequenceHashes;
+        return source.sequenceBlockHashes();
     }
 
     @Override
@@ -202,17 +179,17 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
 
     @Override
     public String requestedPolicyClass() {
-        return requestedClass;
+        return source.policyClass();
     }
 
     @Override
     public int requestedStrictPriority() {
-        return strictPriorityIn;
+        return source.strictPriority();
     }
 
     @Override
     public double requestedPriorityJump() {
-        return priorityJumpIn;
+        return source.priorityJump();
     }
 
     @Override
@@ -265,27 +242,27 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
 
     @Override
     public String requestId() {
-        return requestId;
+        return source.requestId();
     }
 
     @Override
     public String clientRequestId() {
-        return clientRequestId;
+        return source.clientRequestId();
     }
 
     @Override
     public SessionContext sessionContext() {
-        return session;
+        return source.sessionContext();
     }
 
     @Override
     public String tenant() {
-        return tenant;
+        return source.tenant();
     }
 
     @Override
     public long inputTokens() {
-        return inputTokens;
+        return source.inputTokens();
     }
 
     @Override
@@ -303,12 +280,12 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
 
     @Override
     public WorkerWithDpRank pinnedWorker() {
-        return pinned;
+        return source.pinnedWorker();
     }
 
     @Override
     public String policyClass() {
-        return classOverride != null ? classOverride : requestedClass;
+        return classOverride != null ? classOverride : source.policyClass();
     }
 
     @Override
@@ -316,6 +293,7 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
         if (costOverride > 0) {
             return costOverride;
         }
+        long inputTokens = source.inputTokens();
         return Math.max(1, inputTokens - Math.min(initialCachedTokens, inputTokens));
     }
 
@@ -375,6 +353,7 @@ final class LiveRequest extends QueueEntry implements ClassifyRequest, RequestVi
 
     @Override
     public String toString() {
-        return "request " + requestId + " (lifecycle " + lifecycleId + ", " + phase + ")";
+        String id = source == null ? null : source.requestId();
+        return "request " + id + " (lifecycle " + lifecycleId + ", " + phase + ")";
     }
 }

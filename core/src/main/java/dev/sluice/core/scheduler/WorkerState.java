@@ -11,7 +11,8 @@ import java.util.OptionalLong;
 final class WorkerState {
     final WorkerWithDpRank id;
     long maxNumBatchedTokens;
-    OptionalLong totalKvBlocks;
+    /** Advertised KV capacity in blocks, {@code -1} when unpublished: a primitive, as placement reads it per rank. */
+    long totalKvBlocks;
     /** From the engine's last report: KV blocks in use beyond the router's own bookings at the time. */
     long outsideBlocks;
     /** From the engine's last report: requests waiting in the engine beyond all the router has booked there. */
@@ -25,8 +26,18 @@ final class WorkerState {
     WorkerState(WorkerWithDpRank id, long maxNumBatchedTokens, OptionalLong totalKvBlocks, ActiveLoad load) {
         this.id = id;
         this.load = load;
+        settings(maxNumBatchedTokens, totalKvBlocks);
+    }
+
+    /** Takes the rank's advertised settings (at join, and when it joins again with new ones). */
+    void settings(long maxNumBatchedTokens, OptionalLong totalKvBlocks) {
         this.maxNumBatchedTokens = maxNumBatchedTokens;
-        this.totalKvBlocks = totalKvBlocks;
+        this.totalKvBlocks = totalKvBlocks.orElse(-1);
+    }
+
+    /** The advertised KV capacity, if published. */
+    OptionalLong advertisedKvBlocks() {
+        return totalKvBlocks < 0 ? OptionalLong.empty() : OptionalLong.of(totalKvBlocks);
     }
 
     @Override

@@ -65,8 +65,7 @@ public final class WorkerTable implements DispatchGate {
     void join(WorkerWithDpRank id, long maxNumBatchedTokens, OptionalLong totalKvBlocks) {
         WorkerState known = byId.get(id);
         if (known != null) {
-            known.maxNumBatchedTokens = maxNumBatchedTokens;
-            known.totalKvBlocks = totalKvBlocks;
+            known.settings(maxNumBatchedTokens, totalKvBlocks);
         } else {
             byId.put(id, new WorkerState(id, maxNumBatchedTokens, totalKvBlocks, active.loadOrCreate(id)));
         }
@@ -235,9 +234,8 @@ public final class WorkerTable implements DispatchGate {
                 // Stored only when it changed: a reference store costs a GC write barrier.
                 chosenFrom[slot] = worker;
             }
-            candidates.add(worker.id, overlap, newBlocks)
-                .load(load.activePrefillTokens(), load.activeBlocks() + worker.outsideBlocks)
-                .capacity(worker.totalKvBlocks.orElse(-1), worker.maxNumBatchedTokens);
+            candidates.add(worker.id, overlap, newBlocks, load.activePrefillTokens(),
+                load.activeBlocks() + worker.outsideBlocks, worker.totalKvBlocks, worker.maxNumBatchedTokens);
         }
         if (candidates.candidateCount() == 0) {
             return null;
@@ -360,7 +358,7 @@ public final class WorkerTable implements DispatchGate {
         chosenFrom = new WorkerState[ordered.length];
         List<RequestClassifierWorker> view = new ArrayList<>(ordered.length);
         for (WorkerState worker : ordered) {
-            view.add(new RequestClassifierWorker(worker.id, worker.totalKvBlocks));
+            view.add(new RequestClassifierWorker(worker.id, worker.advertisedKvBlocks()));
         }
         snapshot = List.copyOf(view);
     }

@@ -7,10 +7,11 @@ import java.util.Objects;
 
 /**
  * The reusable {@link SelectionInputs} the router fills for each selection: {@link #reset} with the request, then
- * one {@link #add} per eligible worker in worker order, each optionally followed by {@link #load} and
- * {@link #capacity}. Arrays grow to the largest candidate count seen and are then reused, so a warm instance
- * allocates nothing; they keep the last candidates' worker records (harmless values) so that a selection over the
- * same workers as the last one stores no references. Plugin tests can use it to feed a selector.
+ * one {@link #add} per eligible worker in worker order, either with every figure at once (the router) or with the
+ * matches only, each optionally followed by {@link #load} and {@link #capacity}. Arrays grow to the largest candidate
+ * count seen and are then reused, so a warm instance allocates nothing; they keep the last candidates' worker records
+ * (harmless values) so that a selection over the same workers as the last one stores no references. Plugin tests can
+ * use it to feed a selector.
  *
  * <p>Owned by the scheduler thread; not thread-safe.
  */
@@ -27,30 +28,30 @@ public final class SelectionCandidates implements SelectionInputs {
     private long[] activeDecodeBlocks = new long[16];
     private long[] totalKvBlocks = new long[16];
     private long[] maxNumBatchedTokens = new long[16];
-    /** Places {@code [0 .. defaulted)} hold no load and unknown capacity (until {@link #load}, {@link #capacity}). */
-    private int defaulted;
-
     /** Starts a new selection: no candidates, the given request. Targets may be {@code null}. */
     public SelectionCandidates reset(long inputTokens, int requestBlocks, WorkerWithDpRank softTarget,
                                      WorkerWithDpRank pinnedWorker) {
         // The workers stay: the next selection mostly offers the same ones in the same places (add skips the store).
+        // Nothing else is cleared: every add writes all of its place's figures.
         this.inputTokens = inputTokens;
         this.requestBlocks = requestBlocks;
         this.softTarget = softTarget;
         this.pinnedWorker = pinnedWorker;
-        // The last candidates' loads and capacities go back to the defaults in four sequential fills, so that add
-        // need not store them one by one (the router amends every candidate anyway).
-        Arrays.fill(activePrefillTokens, 0, count, 0L);
-        Arrays.fill(activeDecodeBlocks, 0, count, 0L);
-        Arrays.fill(totalKvBlocks, 0, count, -1L);
-        Arrays.fill(maxNumBatchedTokens, 0, count, -1L);
-        defaulted = Math.max(defaulted, count);
         count = 0;
         return this;
     }
 
     /** Adds a candidate with no booked load and unknown capacity; {@link #load} and {@link #capacity} amend it. */
     public SelectionCandidates add(WorkerWithDpRank worker, int overlapBlocks, int newBlocks) {
+        return add(worker, overlapBlocks, newBlocks, 0, 0, -1, -1);
+    }
+
+    /**
+     * Adds a candidate with all its figures: its matches, its router-booked load (as {@link #load}) and its
+     * advertised capacity (as {@link #capacity}, {@code -1} = unpublished).
+     */
+    public SelectionCandidates add(WorkerWithDpRank worker, int overlapBlocks, int newBlocks, long activePrefillTokens,
+                                   long activeDecodeBlocks, long totalKvBlocks, long maxNumBatchedTokens) {
         Objects.requireNonNull(worker, "worker");
         if (count == workers.length) {
             grow(count * 2);
@@ -61,12 +62,10 @@ public final class SelectionCandidates implements SelectionInputs {
         }
         this.overlapBlocks[count] = overlapBlocks;
         this.newBlocks[count] = newBlocks;
-        if (count >= defaulted) {
-            activePrefillTokens[count] = 0;
-            activeDecodeBlocks[count] = 0;
-            totalKvBlocks[count] = -1;
-            maxNumBatchedTokens[count] = -1;
-        }
+        this.activePrefillTokens[count] = activePrefillTokens;
+        this.activeDecodeBlocks[count] = activeDecodeBlocks;
+        this.totalKvBlocks[count] = totalKvBlocks;
+        this.maxNumBatchedTokens[count] = maxNumBatchedTokens;
         count++;
         return this;
     }

@@ -66,6 +66,26 @@ class SelectionCandidatesTest {
     }
 
     @Test
+    void shouldOfferEveryFigureOfAFullAddAndNoneOfItToALaterShortAdd() {
+        candidates.reset(100, 6, null, null);
+        candidates.add(A, 1, 5, 7, 8, 90, 2048);
+        candidates.add(B, 2, 4, 3, 4, -1, 512);
+        assertEquals(7, candidates.activePrefillTokens(0));
+        assertEquals(8, candidates.activeDecodeBlocks(0));
+        assertEquals(90, candidates.totalKvBlocks(0));
+        assertEquals(2048, candidates.maxNumBatchedTokens(0));
+        assertEquals(4, candidates.newBlocks(1));
+        assertEquals(512, candidates.maxNumBatchedTokens(1));
+
+        candidates.reset(100, 6, null, null);
+        candidates.add(B, 0, 6);
+        assertEquals(0, candidates.activePrefillTokens(0), "a short add's place holds no earlier load");
+        assertEquals(0, candidates.activeDecodeBlocks(0));
+        assertEquals(-1, candidates.totalKvBlocks(0), "nor an earlier capacity");
+        assertEquals(-1, candidates.maxNumBatchedTokens(0));
+    }
+
+    @Test
     void shouldCostAndChooseAsThroughTheInterfaceOverRandomCandidates() {
         SplittableRandom random = new SplittableRandom(11);
         // 16 divides exactly by a product, 10 does not; weights and temperatures as configured.

@@ -148,8 +148,9 @@ public class SelectionBench {
         candidates.reset((long) local.length * BLOCK_SIZE, local.length, null, null);
         for (int w = 0; w < ranks.length; w++) {
             ActiveLoad load = loads[w];
-            candidates.add(ranks[w], scores.blocksAt(slots[w]), load.newBlocksOfMatched(sequence.length))
-                .load(load.activePrefillTokens(), load.activeBlocks());
+            // Every figure in one add, as the router fills them (no published capacity here).
+            candidates.add(ranks[w], scores.blocksAt(slots[w]), load.newBlocksOfMatched(sequence.length),
+                load.activePrefillTokens(), load.activeBlocks(), -1, -1);
         }
         return selector.select(candidates);
     }
@@ -169,8 +170,8 @@ public class SelectionBench {
         candidates.reset((long) blocks * BLOCK_SIZE, blocks, null, null);
         for (int w = 0; w < ranks.length; w++) {
             ActiveLoad load = loads[w];
-            candidates.add(ranks[w], scores.blocksAt(slots[w]), load.newBlocksOfMatched(blocks))
-                .load(load.activePrefillTokens(), load.activeBlocks());
+            candidates.add(ranks[w], scores.blocksAt(slots[w]), load.newBlocksOfMatched(blocks),
+                load.activePrefillTokens(), load.activeBlocks(), -1, -1);
         }
         return candidates.candidateCount();
     }
@@ -194,8 +195,8 @@ public class SelectionBench {
             ActiveLoad load = loads[w];
             int newBlocks = load.newBlocks(sequence, sequence.length, heldGuess);
             heldGuess = sequence.length - newBlocks;
-            candidates.add(ranks[w], scores.blocksAt(slots[w]), newBlocks)
-                .load(load.activePrefillTokens(), load.activeBlocks());
+            candidates.add(ranks[w], scores.blocksAt(slots[w]), newBlocks, load.activePrefillTokens(),
+                load.activeBlocks(), -1, -1);
         }
         return selector.select(candidates);
     }
