@@ -145,8 +145,9 @@ public final class DefaultWorkerSelector implements WorkerSelector {
             // All equal: the softmax is uniform.
             return random.nextInt(count);
         }
-        int accepted = acceptOne(count, min, (max - min) * temperature);
-        return accepted >= 0 ? accepted : sample(count, min, max);
+        double scale = (max - min) * temperature;
+        int accepted = acceptOne(count, min, scale);
+        return accepted >= 0 ? accepted : sample(count, min, scale);
     }
 
     /** The first of the cheapest candidates (in worker order), from the router's own arrays. */
@@ -204,14 +205,13 @@ public final class DefaultWorkerSelector implements WorkerSelector {
     }
 
     /**
-     * Draws a candidate with weight {@code exp(-(c - min) / ((max - min) * T))}, over every weight. Neighbours in
+     * Draws a candidate with weight {@code exp(-(c - min) / scale)}, over every weight. Neighbours in
      * worker order often cost the same (ranks with the same load and overlap), so the costs are taken as runs of equal
      * neighbours: a run of {@code k} candidates of weight {@code w} weighs {@code k * w}, the draw finds its run, and
      * within it falls on candidate {@code floor(draw / w)}, uniformly as the equal weights ask. A fleet of ranks alike
      * then costs one step per run, not per candidate.
      */
-    private int sample(int count, double min, double max) {
-        double scale = (max - min) * temperature;
+    private int sample(int count, double min, double scale) {
         if (runStarts.length < count) {
             runStarts = new int[Math.max(count, runStarts.length * 2)];
         }
