@@ -80,8 +80,8 @@ public final class FairnessExperiment {
         return new FairnessReport(capacity, rows, checks(rows));
     }
 
-    private static List<FairnessReport.Check> checks(List<FairnessReport.Row> rows) {
-        List<FairnessReport.Check> checks = new ArrayList<>();
+    private static List<TargetCheck> checks(List<FairnessReport.Row> rows) {
+        List<TargetCheck> checks = new ArrayList<>();
         checks.add(shareCheck(rows, "vtc"));
         double worstWait = 0;
         double worstTtft = 0;
@@ -96,14 +96,14 @@ public final class FairnessExperiment {
                 slot = Math.max(slot, r.slotP99Ms());
             }
         }
-        checks.add(new FairnessReport.Check("light-load, vtc: light tenants' queue-wait p99 within 2x of no-heavy"
+        checks.add(new TargetCheck("light-load, vtc: light tenants' queue-wait p99 within 2x of no-heavy"
             + " (floor 1 ms)", worstWait <= WAIT_FACTOR, String.format(Locale.ROOT, "worst ratio %.2f; alone they"
             + " never queue, and with the heavy tenant saturating the fleet their p99 wait for the next free slot is"
             + " up to %.1f ms", worstWait, slot)));
-        checks.add(new FairnessReport.Check("light-load, vtc: light tenants' queue-wait p99 within 2x of their"
+        checks.add(new TargetCheck("light-load, vtc: light tenants' queue-wait p99 within 2x of their"
             + " wait for the next free slot", worstBeyondSlot <= WAIT_FACTOR, String.format(Locale.ROOT,
             "worst ratio %.2f", worstBeyondSlot)));
-        checks.add(new FairnessReport.Check("light-load, vtc: light tenants' TTFT p99 within 2x of no-heavy",
+        checks.add(new TargetCheck("light-load, vtc: light tenants' TTFT p99 within 2x of no-heavy",
             worstTtft <= WAIT_FACTOR, String.format(Locale.ROOT, "worst ratio %.2f", worstTtft)));
         checks.add(preemptionCheck(rows));
         checks.add(shareCheck(rows, VTC_PREEMPTION));
@@ -111,7 +111,7 @@ public final class FairnessExperiment {
     }
 
     /** backlogged with the given fairness: every tenant's share of the tokens served against an equal one. */
-    private static FairnessReport.Check shareCheck(List<FairnessReport.Row> rows, String fairness) {
+    private static TargetCheck shareCheck(List<FairnessReport.Row> rows, String fairness) {
         double equal = 1.0 / TENANTS.size();
         double worst = 0;
         long preempted = 0;
@@ -125,12 +125,12 @@ public final class FairnessExperiment {
         }
         String detail = shares.toString().trim() + String.format(Locale.ROOT, "; worst %.1f %% off", 100 * worst)
             + (fairness.equals(VTC_PREEMPTION) ? "; " + preempted + " preempted" : "");
-        return new FairnessReport.Check("backlogged, " + fairness + ": every tenant within 5 % of an equal share",
+        return new TargetCheck("backlogged, " + fairness + ": every tenant within 5 % of an equal share",
             worst <= SHARE_TOLERANCE, detail);
     }
 
     /** light-load with VTC and preemption of over-served tenants: the light tenants' wait against no-heavy. */
-    private static FairnessReport.Check preemptionCheck(List<FairnessReport.Row> rows) {
+    private static TargetCheck preemptionCheck(List<FairnessReport.Row> rows) {
         double worst = 0;
         FairnessReport.Row heavy = null;
         for (FairnessReport.Row r : rows) {
@@ -145,7 +145,7 @@ public final class FairnessExperiment {
         }
         String detail = String.format(Locale.ROOT, "worst ratio %.2f; heavy: %d preempted, %d sent again, %.1f %% of"
             + " the tokens served", worst, heavy.preempted(), heavy.retries(), 100 * heavy.share());
-        return new FairnessReport.Check("light-load, " + VTC_PREEMPTION + ": light tenants' queue-wait p99 within 2x"
+        return new TargetCheck("light-load, " + VTC_PREEMPTION + ": light tenants' queue-wait p99 within 2x"
             + " of no-heavy (floor 1 ms)", worst <= WAIT_FACTOR, detail);
     }
 

@@ -12,7 +12,7 @@ import java.util.Locale;
  * @param rows              the rows, run by run.
  * @param checks            the targets and whether each held.
  */
-public record FairnessReport(double capacityPerSecond, List<Row> rows, List<Check> checks) {
+public record FairnessReport(double capacityPerSecond, List<Row> rows, List<TargetCheck> checks) {
     /**
      * One tenant in one run.
      *
@@ -39,17 +39,13 @@ public record FairnessReport(double capacityPerSecond, List<Row> rows, List<Chec
                       long preempted, long lostTokens, long retries) {
     }
 
-    /** A target and whether it held. */
-    public record Check(String target, boolean held, String detail) {
-    }
-
     public FairnessReport {
         rows = List.copyOf(rows);
         checks = List.copyOf(checks);
     }
 
     public boolean held() {
-        return checks.stream().allMatch(Check::held);
+        return TargetCheck.allHeld(checks);
     }
 
     /** The Markdown table and the targets. */
@@ -67,9 +63,7 @@ public record FairnessReport(double capacityPerSecond, List<Row> rows, List<Chec
                 r.retries());
         }
         out.println();
-        for (Check c : checks) {
-            out.printf("- %s: %s (%s)%n", c.held() ? "held" : "MISSED", c.target(), c.detail());
-        }
+        TargetCheck.print(checks, out);
     }
 
     /** One JSON object per row, one per line. */

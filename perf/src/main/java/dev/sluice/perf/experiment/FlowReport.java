@@ -14,7 +14,7 @@ import java.util.Locale;
  * @param rows   the rows, run by run.
  * @param checks the targets and whether each held.
  */
-public record FlowReport(String title, String detail, List<Row> rows, List<Check> checks) {
+public record FlowReport(String title, String detail, List<Row> rows, List<TargetCheck> checks) {
     /**
      * One family in one run.
      *
@@ -34,17 +34,13 @@ public record FlowReport(String title, String detail, List<Row> rows, List<Check
                       long lost, double waitP50Ms, double waitP99Ms, double ttftP50Ms, double ttftP99Ms) {
     }
 
-    /** A target and whether it held. */
-    public record Check(String target, boolean held, String detail) {
-    }
-
     public FlowReport {
         rows = List.copyOf(rows);
         checks = List.copyOf(checks);
     }
 
     public boolean held() {
-        return checks.stream().allMatch(Check::held);
+        return TargetCheck.allHeld(checks);
     }
 
     /** The first {@code count} families' rows of one run, from the observer. */
@@ -80,8 +76,6 @@ public record FlowReport(String title, String detail, List<Row> rows, List<Check
                 r.waitP99Ms(), r.ttftP50Ms(), r.ttftP99Ms());
         }
         out.println();
-        for (Check c : checks) {
-            out.printf("- %s: %s (%s)%n", c.held() ? "held" : "MISSED", c.target(), c.detail());
-        }
+        TargetCheck.print(checks, out);
     }
 }

@@ -50,11 +50,11 @@ public final class PreemptionExperiment {
         FlowReport.Row bulkWithout = FlowReport.find(rows, "not preemptible", "bulk");
         FlowReport.Row bulkWith = FlowReport.find(rows, "preemptible", "bulk");
         double ratio = with.waitP99Ms() / Math.max(alone.waitP99Ms(), 1.0);
-        List<FlowReport.Check> checks = List.of(
-            new FlowReport.Check("preemptible: interactive queue-wait p99 within 2x of alone (floor 1 ms)",
+        List<TargetCheck> checks = List.of(
+            new TargetCheck("preemptible: interactive queue-wait p99 within 2x of alone (floor 1 ms)",
                 ratio <= WAIT_FACTOR, String.format(Locale.ROOT, "ratio %.2f; %.1f ms without preemption",
                 ratio, without.waitP99Ms())),
-            new FlowReport.Check("preemptible: bulk completions within 10 % of not preemptible (the work"
+            new TargetCheck("preemptible: bulk completions within 10 % of not preemptible (the work"
                 + " preemption throws away)", bulkWith.completed() >= 0.9 * bulkWithout.completed(),
                 String.format(Locale.ROOT, "%d against %d; %d preempted, %d sent again",
                     bulkWith.completed(), bulkWithout.completed(), bulkWith.preempted(), bulkWith.retries())));

@@ -66,10 +66,10 @@ public final class ReloadExperiment {
             completed += f.completed;
             lost += f.lost + f.preempted;
         }
-        List<FlowReport.Check> checks = List.of(
-            new FlowReport.Check(RELOADS + " reloads under load: no request lost", lost == 0 && completed == arrived,
+        List<TargetCheck> checks = List.of(
+            new TargetCheck(RELOADS + " reloads under load: no request lost", lost == 0 && completed == arrived,
                 String.format(Locale.ROOT, "%d arrived, %d completed, %d lost", arrived, completed, lost)),
-            new FlowReport.Check("every reload applied between two duty cycles", reloading.reloads == RELOADS,
+            new TargetCheck("every reload applied between two duty cycles", reloading.reloads == RELOADS,
                 String.format(Locale.ROOT, "%d applied, moving %d queued requests in all (at most %d at once); swap"
                     + " pause (the duty cycle that applied it, wall time) p50 %.0f µs, max %.0f µs",
                     reloading.reloads, reloading.requeued, reloading.maxRequeued,

@@ -26,7 +26,7 @@ class FairnessExperimentTest {
         report = FairnessExperiment.run(new FairnessExperiment.Settings(4, 16_000_000_000L, DEFAULT_SEED));
     }
 
-    private static FairnessReport.Check check(String target) {
+    private static TargetCheck check(String target) {
         return report.checks().stream().filter(c -> c.target().startsWith(target)).findFirst().orElseThrow();
     }
 
@@ -82,7 +82,7 @@ class FairnessExperimentTest {
 
     @Test
     void shouldShortenALightTenantsWaitWhenVtcPreemptsTheOverServedTenant() {
-        FairnessReport.Check preemption = check("light-load, " + FairnessExperiment.VTC_PREEMPTION);
+        TargetCheck preemption = check("light-load, " + FairnessExperiment.VTC_PREEMPTION);
         assertTrue(preemption.held(), preemption.toString());
         FairnessReport.Row heavy = row("light-load", FairnessExperiment.VTC_PREEMPTION, "heavy");
         assertTrue(heavy.preempted() > 0 && heavy.retries() > 0, heavy.toString());
