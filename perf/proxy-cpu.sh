@@ -75,8 +75,9 @@ frontend front
 backend engine
     server engine 127.0.0.1:$engine_port maxconn 64
 CFG
-# The floor: Helidon's server alone (a fixed answer) and a bare Helidon proxy (the body forwarded as it is through
-# a pooled WebClient, the answer relayed), both run with serve's JVM flags from the jar scripts/sluice built.
+# The floor: Helidon's server alone (a fixed answer), a bare Helidon proxy (the body forwarded as it is through
+# a pooled WebClient, the answer relayed) and a bare Netty proxy (the same on event loops, no virtual threads), all
+# run with serve's JVM flags from the jar scripts/sluice built.
 mapfile -t jvm_flags < <(sluice_jvm_flags)
 perf_cp="$SLUICE_ROOT/perf/target/sluice-perf-0.1.0-SNAPSHOT.jar:$SLUICE_ROOT/perf/target/lib/*"
 bare_server_port=$(free_port)
@@ -87,9 +88,14 @@ bare_proxy_port=$(free_port)
 "$JAVA" "${jvm_flags[@]}" -cp "$perf_cp" dev.sluice.perf.http.BareProxy "$bare_proxy_port" \
     "http://127.0.0.1:$engine_port" > "$out/bare-proxy.log" 2>&1 & pids+=($!)
 bare_proxy_pid=$!
+netty_proxy_port=$(free_port)
+"$JAVA" "${jvm_flags[@]}" -cp "$perf_cp" dev.sluice.perf.http.NettyProxy "$netty_proxy_port" \
+    "http://127.0.0.1:$engine_port" > "$out/netty-proxy.log" 2>&1 & pids+=($!)
+netty_proxy_pid=$!
 haproxy -f "$out/haproxy.cfg" -db > "$out/haproxy.log" 2>&1 & pids+=($!)
 haproxy_pid=$!
-for port in "$engine_port" "$journal_port" "$plain_port" "$haproxy_port" "$bare_server_port" "$bare_proxy_port"; do
+for port in "$engine_port" "$journal_port" "$plain_port" "$haproxy_port" "$bare_server_port" "$bare_proxy_port" \
+    "$netty_proxy_port"; do
     await_port "$port"
 done
 
@@ -135,7 +141,9 @@ echo "proxy's read and write system calls per request over the c=16 run (\`/proc
 echo "recv and send are not counted there). Non-2xx counts the answers other than 200 over the three runs. The"
 echo "floor rows: \`dev.sluice.perf.http.BareServer\` (Helidon's HTTP/1.1 server answering a fixed body, no upstream)"
 echo "and \`BareProxy\` (the client's body forwarded as it is through a pooled Helidon WebClient, the answer relayed;"
-echo "no admission, journal or JSON parse), with serve's JVM flags."
+echo "no admission, journal or JSON parse), with serve's JVM flags; and \`NettyProxy\`, the same on Netty's HTTP codecs"
+echo "on NIO event loops, one per core, each client connection paired with its own upstream connection: what an"
+echo "event-loop server and client cost on the JVM without virtual threads."
 echo
 echo "| path | stream | CPU/req µs | x | req/s c=16 | x | req/s c=32 | x | p50 µs c=1 | + | p50 µs c=16 | reads |" \
     "writes | non-2xx |"
@@ -143,7 +151,8 @@ echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:
 for stream in false true; do
     for row in "HAProxy|$haproxy_port|$haproxy_pid" \
         "bare Helidon server (no upstream)|$bare_server_port|$bare_server_pid" \
-        "bare Helidon proxy|$bare_proxy_port|$bare_proxy_pid" "sluice serve --no-journal|$plain_port|$plain_pid" \
+        "bare Helidon proxy|$bare_proxy_port|$bare_proxy_pid" "bare Netty proxy|$netty_proxy_port|$netty_proxy_pid" \
+        "sluice serve --no-journal|$plain_port|$plain_pid" \
         "sluice serve, journal on|$journal_port|$journal_pid"; do
         IFS='|' read -r name port pid <<< "$row"
         url="http://127.0.0.1:$port"

@@ -11,6 +11,10 @@ module dev.sluice.perf {
     requires info.picocli;
     requires io.helidon.webclient.api;
     requires io.helidon.webclient.http1;
+    requires io.netty.buffer;
+    requires io.netty.codec.http;
+    requires io.netty.common;
+    requires io.netty.transport;
     requires java.desktop;
     requires java.logging;
     requires java.management;
