@@ -23,8 +23,9 @@ public final class BareProxy {
     }
 
     public static void main(String[] args) {
-        int port = Integer.parseInt(args[0]);
-        String target = args[1] + "/v1/chat/completions";
+        FloorArgs parsed = FloorArgs.parseOrExit("BareProxy", args, true);
+        int port = parsed.port();
+        String target = parsed.engine() + "/v1/chat/completions";
         Http1Client client = Http1Client.builder()
             .socketOptions(options -> options.tcpNoDelay(true))
             .connectTimeout(Duration.ofSeconds(5))

@@ -36,7 +36,7 @@ public final class BareServer {
     }
 
     public static void main(String[] args) {
-        int port = Integer.parseInt(args[0]);
+        int port = FloorArgs.parseOrExit("BareServer", args, false).port();
         WebServer.builder()
             .host("127.0.0.1")
             .port(port)

@@ -34,8 +34,9 @@ public final class NettyProxy {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        int port = Integer.parseInt(args[0]);
-        URI engine = URI.create(args[1]);
+        FloorArgs parsed = FloorArgs.parseOrExit("NettyProxy", args, true);
+        int port = parsed.port();
+        URI engine = parsed.engine();
         start(new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(), NioIoHandler.newFactory()),
             port, engine);
         System.out.println("netty proxy on port " + port + " to " + engine);
