@@ -10,10 +10,7 @@
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 # OUT_DIR is the caller's (relative to where this is called from); the rest runs in the checkout.
-if [ $# -lt 1 ] || [ -z "$1" ]; then
-    echo "usage: perf/http-overhead.sh OUT_DIR [SECONDS] [RATES, default 500,2000]" >&2
-    exit 2
-fi
+sluice_need_out_dir "perf/http-overhead.sh OUT_DIR [SECONDS] [RATES, default 500,2000]" "$@"
 mkdir -p "$1"
 out="$(cd "$1" && pwd)"
 # The report names the run's files relative to the checkout when they are inside it.

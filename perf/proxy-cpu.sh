@@ -9,10 +9,7 @@
 # Usage: perf/proxy-cpu.sh OUT_DIR [SECONDS, default 10] [WARMUP_SECONDS, default 15]
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
-if [ $# -lt 1 ] || [ -z "$1" ]; then
-    echo "usage: perf/proxy-cpu.sh OUT_DIR [SECONDS, default 10] [WARMUP_SECONDS, default 15]" >&2
-    exit 2
-fi
+sluice_need_out_dir "perf/proxy-cpu.sh OUT_DIR [SECONDS, default 10] [WARMUP_SECONDS, default 15]" "$@"
 mkdir -p "$1"
 out="$(cd "$1" && pwd)"
 # The report names the run's files relative to the checkout when they are inside it.

@@ -8,10 +8,7 @@
 # Usage: perf/replicas.sh OUT_DIR [SECONDS, default 8] [CONNECTIONS, default 24]; run it under `flock /tmp/jmh.lock`.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
-if [ $# -lt 1 ] || [ -z "$1" ]; then
-    echo "usage: perf/replicas.sh OUT_DIR [SECONDS, default 8] [CONNECTIONS, default 24]" >&2
-    exit 2
-fi
+sluice_need_out_dir "perf/replicas.sh OUT_DIR [SECONDS, default 8] [CONNECTIONS, default 24]" "$@"
 mkdir -p "$1"
 out="$(cd "$1" && pwd)"
 cd "$SLUICE_ROOT"

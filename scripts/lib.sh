@@ -87,3 +87,12 @@ sluice_build_lock() {
     mkdir -p "$SLUICE_ROOT/perf/target"
     echo "$SLUICE_ROOT/perf/target/.sluice-build.lock"
 }
+
+# For a script whose first argument is a folder it must have: with none (or an empty one), prints "usage: $1" and
+# exits 2. Call it as: sluice_need_out_dir "perf/x.sh OUT_DIR [...]" "$@".
+sluice_need_out_dir() {
+    if [ $# -lt 2 ] || [ -z "$2" ]; then
+        echo "usage: $1" >&2
+        exit 2
+    fi
+}

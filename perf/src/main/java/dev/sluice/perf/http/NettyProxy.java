@@ -16,7 +16,6 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.util.ReferenceCountUtil;
 import java.net.URI;
 
 /**
@@ -100,10 +99,7 @@ public final class NettyProxy {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object message) {
-            if (upstream == null) {
-                ReferenceCountUtil.release(message);
-                return;
-            }
+            // Reads start once the upstream connection is open (auto-read is off until then).
             upstream.write(message, upstream.voidPromise());
         }
 
