@@ -74,8 +74,13 @@ public final class DefaultWorkerSelector implements WorkerSelector {
             inputs.activeDecodeBlocks(candidate), inputs.newBlocks(candidate));
     }
 
-    private double cost(long inputTokens, int overlapBlocks, long activePrefillTokens, long activeDecodeBlocks,
-                        int newBlocks) {
+    /** Whether this selector draws among candidates (temperature above 0), where it needs every cost. */
+    boolean samples() {
+        return temperature != 0.0;
+    }
+
+    /** The cost from a candidate's figures; {@link SelectionCandidates#add} calls it as it fills (see there). */
+    double cost(long inputTokens, int overlapBlocks, long activePrefillTokens, long activeDecodeBlocks, int newBlocks) {
         long uncachedTokens = Math.max(0L, inputTokens - (long) overlapBlocks * blockSize);
         long prefillTokens = activePrefillTokens + uncachedTokens;
         // Dividing by a power of two and multiplying by its reciprocal give the same double, and the product is
@@ -99,40 +104,36 @@ public final class DefaultWorkerSelector implements WorkerSelector {
         if (target >= 0) {
             return target;
         }
-        if (costs.length < count) {
-            costs = new double[Math.max(count, costs.length * 2)];
-        }
         // The cheapest one alone needs no cost kept nor the dearest (temperature 0, or a single candidate).
         boolean sampling = temperature != 0.0 && count > 1;
-        if (!sampling) {
-            return inputs instanceof SelectionCandidates candidates ? cheapest(candidates, count)
-                : cheapest(inputs, count);
-        }
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
+        double[] costed;
+        double min;
+        double max;
         if (inputs instanceof SelectionCandidates candidates) {
-            // The router's own inputs: every candidate's cost in one pass over its arrays.
-            long inputTokens = candidates.inputTokens();
-            int[] overlap = candidates.overlapBlocksArray();
-            long[] prefill = candidates.activePrefillTokensArray();
-            long[] decode = candidates.activeDecodeBlocksArray();
-            int[] fresh = candidates.newBlocksArray();
-            for (int i = 0; i < count; i++) {
-                double cost = cost(inputTokens, overlap[i], prefill[i], decode[i], fresh[i]);
-                costs[i] = cost;
-                // Comparisons, not Math.min/max: costs are never NaN nor -0.0 (weight >= 0), where alone they differ,
-                // and a predictable branch does not chain each candidate's latency onto the next.
-                if (cost < min) {
-                    min = cost;
-                }
-                if (cost > max) {
-                    max = cost;
-                }
+            // The router's own inputs: their adds cost each candidate as it comes (from the second selection over
+            // them on), so no pass over every candidate is left here.
+            if (!candidates.costedBy(this)) {
+                candidates.costBy(this);
             }
+            if (!sampling) {
+                return candidates.cheapest();
+            }
+            costed = candidates.costsArray();
+            min = candidates.minCost();
+            max = candidates.maxCost();
         } else {
+            if (!sampling) {
+                return cheapest(inputs, count);
+            }
+            ensureCosts(count);
+            costed = costs;
+            min = Double.POSITIVE_INFINITY;
+            max = Double.NEGATIVE_INFINITY;
             for (int i = 0; i < count; i++) {
                 double cost = cost(inputs, i);
                 costs[i] = cost;
+                // Comparisons, not Math.min/max: costs are never NaN nor -0.0 (weight >= 0), where alone they differ,
+                // and a predictable branch does not chain each candidate's latency onto the next.
                 if (cost < min) {
                     min = cost;
                 }
@@ -146,31 +147,26 @@ public final class DefaultWorkerSelector implements WorkerSelector {
             return random.nextInt(count);
         }
         double scale = (max - min) * temperature;
-        int accepted = acceptOne(count, min, scale);
-        return accepted >= 0 ? accepted : sample(count, min, scale);
-    }
-
-    /** The first of the cheapest candidates (in worker order), from the router's own arrays. */
-    private int cheapest(SelectionCandidates candidates, int count) {
-        long inputTokens = candidates.inputTokens();
-        int[] overlap = candidates.overlapBlocksArray();
-        long[] prefill = candidates.activePrefillTokensArray();
-        long[] decode = candidates.activeDecodeBlocksArray();
-        int[] fresh = candidates.newBlocksArray();
-        double min = Double.POSITIVE_INFINITY;
-        int best = 0;
-        for (int i = 0; i < count; i++) {
-            double cost = cost(inputTokens, overlap[i], prefill[i], decode[i], fresh[i]);
-            // Strictly cheaper only: of equal costs the first candidate (in worker order) stays best.
-            if (cost < min) {
-                min = cost;
-                best = i;
-            }
+        int accepted = acceptOne(costed, count, min, scale);
+        if (accepted >= 0) {
+            return accepted;
         }
-        return best;
+        if (costed != costs) {
+            // The sampling below turns costs into weights in place: not in the candidates', which a later selection
+            // over the same candidates reads again.
+            ensureCosts(count);
+            System.arraycopy(costed, 0, costs, 0, count);
+        }
+        return sample(count, min, scale);
     }
 
-    /** As {@link #cheapest(SelectionCandidates, int)} through the interface. */
+    private void ensureCosts(int count) {
+        if (costs.length < count) {
+            costs = new double[Math.max(count, costs.length * 2)];
+        }
+    }
+
+    /** The first of the cheapest candidates (in worker order), read through the interface. */
     private int cheapest(SelectionInputs inputs, int count) {
         double min = Double.POSITIVE_INFINITY;
         int best = 0;
@@ -192,10 +188,10 @@ public final class DefaultWorkerSelector implements WorkerSelector {
      * 0.37 at temperature 1. After {@value #REJECTION_TRIES} failed tries, -1: the caller samples over every weight,
      * and as each try's outcome, accepted, is distributed exactly as the softmax, so is the mixture.
      */
-    private int acceptOne(int count, double min, double scale) {
+    private int acceptOne(double[] costed, int count, double min, double scale) {
         for (int tries = 0; tries < REJECTION_TRIES; tries++) {
             int candidate = random.nextInt(count);
-            double cost = costs[candidate];
+            double cost = costed[candidate];
             double keep = random.nextDouble();
             if (cost == min || keep < Math.exp(-(cost - min) / scale)) {
                 return candidate;

@@ -13,6 +13,11 @@ import java.util.Objects;
  * (harmless values) so that a selection over the same workers as the last one stores no references. Plugin tests can
  * use it to feed a selector.
  *
+ * <p>Once the built-in {@link DefaultWorkerSelector} has selected over an instance ({@link #costBy}), every full
+ * {@link #add} also computes that selector's cost of the candidate and keeps the cheapest and the cost range: the
+ * figures are in registers then, so the selector needs no second pass over every candidate's arrays. An amended load
+ * ({@link #load}) leaves the costs to that selector's own pass.
+ *
  * <p>Owned by the scheduler thread; not thread-safe.
  */
 public final class SelectionCandidates implements SelectionInputs {
@@ -28,6 +33,18 @@ public final class SelectionCandidates implements SelectionInputs {
     private long[] activeDecodeBlocks = new long[16];
     private long[] totalKvBlocks = new long[16];
     private long[] maxNumBatchedTokens = new long[16];
+    /** The selector whose cost {@link #add} computes for each candidate, or {@code null} (none asked). */
+    private DefaultWorkerSelector costedBy;
+    /** Whether {@link #costs}, {@link #cheapest} and the range hold {@link #costedBy}'s costs of every candidate. */
+    private boolean costed;
+    /** Whether {@link #costedBy} samples (temperature above 0): only then are every cost and the dearest kept. */
+    private boolean sampled;
+    private double[] costs = new double[16];
+    private double minCost;
+    private double maxCost;
+    /** The first candidate of cost {@link #minCost}. */
+    private int cheapest;
+
     /** Starts a new selection: no candidates, the given request. Targets may be {@code null}. */
     public SelectionCandidates reset(long inputTokens, int requestBlocks, WorkerWithDpRank softTarget,
                                      WorkerWithDpRank pinnedWorker) {
@@ -38,6 +55,7 @@ public final class SelectionCandidates implements SelectionInputs {
         this.softTarget = softTarget;
         this.pinnedWorker = pinnedWorker;
         count = 0;
+        clearCosts();
         return this;
     }
 
@@ -66,6 +84,10 @@ public final class SelectionCandidates implements SelectionInputs {
         this.activeDecodeBlocks[count] = activeDecodeBlocks;
         this.totalKvBlocks[count] = totalKvBlocks;
         this.maxNumBatchedTokens[count] = maxNumBatchedTokens;
+        DefaultWorkerSelector selector = costedBy;
+        if (selector != null) {
+            addCost(selector.cost(inputTokens, overlapBlocks, activePrefillTokens, activeDecodeBlocks, newBlocks));
+        }
         count++;
         return this;
     }
@@ -74,6 +96,8 @@ public final class SelectionCandidates implements SelectionInputs {
     public SelectionCandidates load(long activePrefillTokens, long activeDecodeBlocks) {
         this.activePrefillTokens[count - 1] = activePrefillTokens;
         this.activeDecodeBlocks[count - 1] = activeDecodeBlocks;
+        // The cheapest and the range already saw the cost before the amendment: the selector recosts every candidate.
+        costed = false;
         return this;
     }
 
@@ -82,6 +106,68 @@ public final class SelectionCandidates implements SelectionInputs {
         this.totalKvBlocks[count - 1] = totalKvBlocks;
         this.maxNumBatchedTokens[count - 1] = maxNumBatchedTokens;
         return this;
+    }
+
+    /**
+     * Costs every candidate with {@code selector}'s cost now, and every later full {@link #add} as it comes, until
+     * another selector asks.
+     */
+    void costBy(DefaultWorkerSelector selector) {
+        costedBy = selector;
+        sampled = selector.samples();
+        int added = count;
+        clearCosts();
+        for (count = 0; count < added; count++) {
+            addCost(selector.cost(inputTokens, overlapBlocks[count], activePrefillTokens[count],
+                activeDecodeBlocks[count], newBlocks[count]));
+        }
+    }
+
+    /** Whether every candidate's cost by {@code selector} is known ({@link #costBy}). */
+    boolean costedBy(DefaultWorkerSelector selector) {
+        return costed && costedBy == selector;
+    }
+
+    /** The cost of candidate {@code i} at {@code [i]}, {@code 0 <= i < candidateCount()}, once costed; read only. */
+    double[] costsArray() {
+        return costs;
+    }
+
+    /** The lowest cost of a candidate, once costed; infinite without candidates. */
+    double minCost() {
+        return minCost;
+    }
+
+    /** The highest cost of a candidate, once costed. */
+    double maxCost() {
+        return maxCost;
+    }
+
+    /** The first candidate (in worker order) of the lowest cost, once costed. */
+    int cheapest() {
+        return cheapest;
+    }
+
+    private void clearCosts() {
+        costed = costedBy != null;
+        minCost = Double.POSITIVE_INFINITY;
+        maxCost = Double.NEGATIVE_INFINITY;
+        cheapest = 0;
+    }
+
+    private void addCost(double cost) {
+        // Strictly cheaper only: of equal costs the first candidate stays the cheapest. Comparisons, not Math.min/max:
+        // costs are never NaN nor -0.0, and a predictable branch does not chain one candidate's latency onto the next.
+        if (cost < minCost) {
+            minCost = cost;
+            cheapest = count;
+        }
+        if (sampled) {
+            costs[count] = cost;
+            if (cost > maxCost) {
+                maxCost = cost;
+            }
+        }
     }
 
     /** The overlap of candidate {@code i} at {@code [i]}, {@code 0 <= i < candidateCount()}; not to be written. */
@@ -112,6 +198,7 @@ public final class SelectionCandidates implements SelectionInputs {
         activeDecodeBlocks = Arrays.copyOf(activeDecodeBlocks, capacity);
         totalKvBlocks = Arrays.copyOf(totalKvBlocks, capacity);
         maxNumBatchedTokens = Arrays.copyOf(maxNumBatchedTokens, capacity);
+        costs = Arrays.copyOf(costs, capacity);
     }
 
     @Override

@@ -114,6 +114,44 @@ class SelectionCandidatesTest {
         }
     }
 
+    @Test
+    void shouldChooseAsThroughTheInterfaceWhenFullAddsCostTheCandidatesAsTheyCome() {
+        // Full adds cost the candidates for the selector that selected last; an amended load, a repeated selection
+        // and a second selector taking turns on the same candidates must not change any choice.
+        SplittableRandom random = new SplittableRandom(12);
+        for (int blockSize : new int[] {16, 10}) {
+            for (double temperature : new double[] {0.0, 0.7}) {
+                DefaultSelectorSettings settings = new DefaultSelectorSettings(1.5, temperature);
+                DefaultSelectorSettings others = new DefaultSelectorSettings(0.5, 0.7 - temperature);
+                DefaultWorkerSelector direct = new DefaultWorkerSelector(blockSize, settings, new SplittableRandom(5));
+                DefaultWorkerSelector viaInterface = new DefaultWorkerSelector(blockSize, settings,
+                    new SplittableRandom(5));
+                DefaultWorkerSelector other = new DefaultWorkerSelector(blockSize, others, new SplittableRandom(6));
+                DefaultWorkerSelector otherViaInterface = new DefaultWorkerSelector(blockSize, others,
+                    new SplittableRandom(6));
+                for (int round = 0; round < 300; round++) {
+                    int blocks = random.nextInt(40);
+                    candidates.reset((long) blocks * blockSize + random.nextInt(blockSize), blocks, null, null);
+                    int count = 1 + random.nextInt(140);
+                    for (int w = 0; w < count; w++) {
+                        candidates.add(WorkerWithDpRank.of(w), random.nextInt(blocks + 1), random.nextInt(4),
+                            random.nextInt(3) * 100L, random.nextInt(3), -1, -1);
+                    }
+                    if (round % 7 == 0) {
+                        candidates.load(random.nextInt(3) * 100L, random.nextInt(3));
+                    }
+                    SelectionInputs view = new InterfaceView(candidates);
+                    String where = "block size " + blockSize + ", temperature " + temperature + ", round " + round;
+                    assertEquals(viaInterface.select(view), direct.select(candidates), where);
+                    assertEquals(viaInterface.select(view), direct.select(candidates), where + ", again");
+                    if (round % 5 == 0) {
+                        assertEquals(otherViaInterface.select(view), other.select(candidates), where + ", other");
+                    }
+                }
+            }
+        }
+    }
+
     private void fill(SplittableRandom random, int blockSize) {
         int blocks = random.nextInt(40);
         candidates.reset((long) blocks * blockSize + random.nextInt(blockSize), blocks, null, null);

@@ -36,9 +36,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The whole selection is split into its steps, so that a report shows where its time goes: {@code findMatches}
  * (the KV-index walk), {@code matchBooked} (the walk over the booked blocks), {@code fillCandidates} (one candidate
- * per rank from the two walks' results and its load) and {@code select} (the default selector over filled
- * candidates). The last two rerun on the last request's results, so their data is warm; the steps add up to about
- * {@code findMatchesAndSelect}.
+ * per rank from the two walks' results and its load, each costed for the default selector as it is added) and
+ * {@code select} (the default selector's choice over the filled candidates: at temperature 0 the cheapest is already
+ * known, above it a draw). The last two rerun on the last request's results, so their data is warm; the steps add up
+ * to about {@code findMatchesAndSelect}.
  *
  * <p>Run: {@code java -jar perf/target/benchmarks.jar SelectionBench -prof gc}; 0 B/op in
  * {@code gc.alloc.rate.norm} is the target.
