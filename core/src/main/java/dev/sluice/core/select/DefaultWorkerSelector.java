@@ -36,6 +36,8 @@ public final class DefaultWorkerSelector implements WorkerSelector {
     private static final int WEIGHT_BITS = 6;
     /** Tries of {@link #acceptOne} before sampling over every weight. */
     private static final int REJECTION_TRIES = 8;
+    /** Beyond the rounding of the series bounds in {@link #kept}, where {@code exp(-x)} may still lie. */
+    private static final double SERIES_SLACK = 1e-9;
     /** No cost has these bits: costs are never NaN (finite weight, finite loads). */
     private static final long NO_COST = -1L;
 
@@ -193,11 +195,29 @@ public final class DefaultWorkerSelector implements WorkerSelector {
             int candidate = random.nextInt(count);
             double cost = costed[candidate];
             double keep = random.nextDouble();
-            if (cost == min || keep < Math.exp(-(cost - min) / scale)) {
+            if (cost == min || kept(keep, (cost - min) / scale)) {
                 return candidate;
             }
         }
         return -1;
+    }
+
+    /**
+     * Whether {@code keep < Math.exp(-x)}, {@code x >= 0}, mostly without the exp: the series of {@code exp(-x)} cut
+     * after its cubic term is below it and after its quartic term above it, close enough near the weights of a try
+     * (x up to 1 / T) that a draw outside the gap between them is settled. {@link #SERIES_SLACK} is far more than the
+     * rounding of either bound or of {@code Math.exp} (1 ulp), so a draw the bounds settle gets the exp's answer.
+     */
+    static boolean kept(double keep, double x) {
+        double below = 1.0 - x * (1.0 - x * (0.5 - x * (1.0 / 6.0)));
+        if (keep < below - SERIES_SLACK) {
+            return true;
+        }
+        double above = below + x * x * x * x * (1.0 / 24.0);
+        if (keep >= above + SERIES_SLACK) {
+            return false;
+        }
+        return keep < Math.exp(-x);
     }
 
     /**
