@@ -76,6 +76,13 @@ public final class DefaultWorkerSelector implements WorkerSelector {
             inputs.activeDecodeBlocks(candidate), inputs.newBlocks(candidate));
     }
 
+    /** As {@link #cost(SelectionInputs, int)} from the router's own arrays, {@code candidate} in range. */
+    private double cost(SelectionCandidates candidates, int candidate) {
+        return cost(candidates.inputTokens(), candidates.overlapBlocksArray()[candidate],
+            candidates.activePrefillTokensArray()[candidate], candidates.activeDecodeBlocksArray()[candidate],
+            candidates.newBlocksArray()[candidate]);
+    }
+
     /** Whether this selector draws among candidates (temperature above 0), where it needs every cost. */
     boolean samples() {
         return temperature != 0.0;
@@ -108,7 +115,7 @@ public final class DefaultWorkerSelector implements WorkerSelector {
         }
         // The cheapest one alone needs no cost kept nor the dearest (temperature 0, or a single candidate).
         boolean sampling = temperature != 0.0 && count > 1;
-        double[] costed;
+        SelectionCandidates costed;
         double min;
         double max;
         if (inputs instanceof SelectionCandidates candidates) {
@@ -120,7 +127,7 @@ public final class DefaultWorkerSelector implements WorkerSelector {
             if (!sampling) {
                 return candidates.cheapest();
             }
-            costed = candidates.costsArray();
+            costed = candidates;
             min = candidates.minCost();
             max = candidates.maxCost();
         } else {
@@ -128,7 +135,7 @@ public final class DefaultWorkerSelector implements WorkerSelector {
                 return cheapest(inputs, count);
             }
             ensureCosts(count);
-            costed = costs;
+            costed = null;
             min = Double.POSITIVE_INFINITY;
             max = Double.NEGATIVE_INFINITY;
             for (int i = 0; i < count; i++) {
@@ -153,11 +160,12 @@ public final class DefaultWorkerSelector implements WorkerSelector {
         if (accepted >= 0) {
             return accepted;
         }
-        if (costed != costs) {
-            // The sampling below turns costs into weights in place: not in the candidates', which a later selection
-            // over the same candidates reads again.
+        if (costed != null) {
+            // The candidates kept no costs (a try costs its own candidate): every one is needed now.
             ensureCosts(count);
-            System.arraycopy(costed, 0, costs, 0, count);
+            for (int i = 0; i < count; i++) {
+                costs[i] = cost(costed, i);
+            }
         }
         return sample(count, min, scale);
     }
@@ -190,10 +198,11 @@ public final class DefaultWorkerSelector implements WorkerSelector {
      * 0.37 at temperature 1. After {@value #REJECTION_TRIES} failed tries, -1: the caller samples over every weight,
      * and as each try's outcome, accepted, is distributed exactly as the softmax, so is the mixture.
      */
-    private int acceptOne(double[] costed, int count, double min, double scale) {
+    private int acceptOne(SelectionCandidates costed, int count, double min, double scale) {
         for (int tries = 0; tries < REJECTION_TRIES; tries++) {
             int candidate = random.nextInt(count);
-            double cost = costed[candidate];
+            // The router's candidates keep the range only: the tried one is costed here, to the same bits.
+            double cost = costed != null ? cost(costed, candidate) : costs[candidate];
             double keep = random.nextDouble();
             if (cost == min || kept(keep, (cost - min) / scale)) {
                 return candidate;

@@ -14,8 +14,9 @@ import java.util.Objects;
  * use it to feed a selector.
  *
  * <p>Once the built-in {@link DefaultWorkerSelector} has selected over an instance ({@link #costBy}), every full
- * {@link #add} also computes that selector's cost of the candidate and keeps the cheapest and the cost range: the
- * figures are in registers then, so the selector needs no second pass over every candidate's arrays. An amended load
+ * {@link #add} also computes that selector's cost of the candidate and keeps the cheapest and the cost range (not
+ * the costs: a draw recosts the few candidates it tries): the figures are in registers then, so the selector needs
+ * no second pass over every candidate's arrays. An amended load
  * ({@link #load}) leaves the costs to that selector's own pass.
  *
  * <p>Owned by the scheduler thread; not thread-safe.
@@ -35,11 +36,10 @@ public final class SelectionCandidates implements SelectionInputs {
     private long[] maxNumBatchedTokens = new long[16];
     /** The selector whose cost {@link #add} computes for each candidate, or {@code null} (none asked). */
     private DefaultWorkerSelector costedBy;
-    /** Whether {@link #costs}, {@link #cheapest} and the range hold {@link #costedBy}'s costs of every candidate. */
+    /** Whether {@link #cheapest} and the range hold over {@link #costedBy}'s costs of every candidate. */
     private boolean costed;
-    /** Whether {@link #costedBy} samples (temperature above 0): only then are every cost and the dearest kept. */
+    /** Whether {@link #costedBy} samples (temperature above 0): only then is the dearest kept. */
     private boolean sampled;
-    private double[] costs = new double[16];
     private double minCost;
     private double maxCost;
     /** The first candidate of cost {@link #minCost}. */
@@ -128,11 +128,6 @@ public final class SelectionCandidates implements SelectionInputs {
         return costed && costedBy == selector;
     }
 
-    /** The cost of candidate {@code i} at {@code [i]}, {@code 0 <= i < candidateCount()}, once costed; read only. */
-    double[] costsArray() {
-        return costs;
-    }
-
     /** The lowest cost of a candidate, once costed; infinite without candidates. */
     double minCost() {
         return minCost;
@@ -162,11 +157,8 @@ public final class SelectionCandidates implements SelectionInputs {
             minCost = cost;
             cheapest = count;
         }
-        if (sampled) {
-            costs[count] = cost;
-            if (cost > maxCost) {
-                maxCost = cost;
-            }
+        if (sampled && cost > maxCost) {
+            maxCost = cost;
         }
     }
 
@@ -198,7 +190,6 @@ public final class SelectionCandidates implements SelectionInputs {
         activeDecodeBlocks = Arrays.copyOf(activeDecodeBlocks, capacity);
         totalKvBlocks = Arrays.copyOf(totalKvBlocks, capacity);
         maxNumBatchedTokens = Arrays.copyOf(maxNumBatchedTokens, capacity);
-        costs = Arrays.copyOf(costs, capacity);
     }
 
     @Override
