@@ -114,7 +114,7 @@ public final class DefaultWorkerSelector implements WorkerSelector {
             return target;
         }
         // The cheapest one alone needs no cost kept nor the dearest (temperature 0, or a single candidate).
-        boolean sampling = temperature != 0.0 && count > 1;
+        boolean sampling = samples() && count > 1;
         SelectionCandidates costed;
         double min;
         double max;

@@ -86,7 +86,8 @@ public final class SelectionCandidates implements SelectionInputs {
         this.maxNumBatchedTokens[count] = maxNumBatchedTokens;
         DefaultWorkerSelector selector = costedBy;
         if (selector != null) {
-            addCost(selector.cost(inputTokens, overlapBlocks, activePrefillTokens, activeDecodeBlocks, newBlocks));
+            addCost(count, selector.cost(inputTokens, overlapBlocks, activePrefillTokens, activeDecodeBlocks,
+                newBlocks));
         }
         count++;
         return this;
@@ -115,11 +116,10 @@ public final class SelectionCandidates implements SelectionInputs {
     void costBy(DefaultWorkerSelector selector) {
         costedBy = selector;
         sampled = selector.samples();
-        int added = count;
         clearCosts();
-        for (count = 0; count < added; count++) {
-            addCost(selector.cost(inputTokens, overlapBlocks[count], activePrefillTokens[count],
-                activeDecodeBlocks[count], newBlocks[count]));
+        for (int i = 0; i < count; i++) {
+            addCost(i, selector.cost(inputTokens, overlapBlocks[i], activePrefillTokens[i], activeDecodeBlocks[i],
+                newBlocks[i]));
         }
     }
 
@@ -150,12 +150,12 @@ public final class SelectionCandidates implements SelectionInputs {
         cheapest = 0;
     }
 
-    private void addCost(double cost) {
+    private void addCost(int candidate, double cost) {
         // Strictly cheaper only: of equal costs the first candidate stays the cheapest. Comparisons, not Math.min/max:
         // costs are never NaN nor -0.0, and a predictable branch does not chain one candidate's latency onto the next.
         if (cost < minCost) {
             minCost = cost;
-            cheapest = count;
+            cheapest = candidate;
         }
         if (sampled && cost > maxCost) {
             maxCost = cost;
