@@ -39,6 +39,10 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 # read and write system calls of process $1 so far: "reads writes" (0 0 where /proc/PID/io cannot be read).
 syscalls() { awk '$1 == "syscr:" { r = $2 } $1 == "syscw:" { w = $2 } END { print r + 0, w + 0 }' "/proc/$1/io" \
     2> /dev/null || echo "0 0"; }
+# Context switches of every thread of process $1 so far: "voluntary involuntary" (a thread that ended takes its
+# counts with it; the proxies' threads live as long as they do).
+switches() { cat /proc/"$1"/task/*/status 2> /dev/null | awk '$1 == "voluntary_ctxt_switches:" { v += $2 }
+    $1 == "nonvoluntary_ctxt_switches:" { n += $2 } END { print v + 0, n + 0 }'; }
 read -r -a serve_flags <<< "${SERVE_FLAGS:-}"
 tick_us=$(awk -v hz="$(getconf CLK_TCK)" 'BEGIN { print 1e6 / hz }')
 
@@ -139,7 +143,9 @@ echo "proxy process (\`/proc/PID/stat\`) over that run divided by the requests c
 echo "connection and req/s with 32 (${secs} s each). All on the same $(nproc) cores as the engine and wrk; \"x\""
 echo "columns are ratios to HAProxy in the same mode, \"+\" the added p50 over HAProxy's; reads and writes are the"
 echo "proxy's read and write system calls per request over the c=16 run (\`/proc/PID/io\` syscr, syscw; HAProxy's"
-echo "recv and send are not counted there). Non-2xx counts the answers other than 200 over the three runs. The"
+echo "recv and send are not counted there); sleeps and preempted are its threads' voluntary and involuntary context"
+echo "switches per request over that run (\`/proc/PID/task/*/status\`): a thread that blocks with nothing to do, and"
+echo "one the kernel takes off its core. Non-2xx counts the answers other than 200 over the three runs. The"
 echo "floor rows: \`dev.sluice.perf.http.BareServer\` (Helidon's HTTP/1.1 server answering a fixed body, no upstream)"
 echo "and \`BareProxy\` (the client's body forwarded as it is through a pooled Helidon WebClient, the answer relayed;"
 echo "no admission, journal or JSON parse), with serve's JVM flags; and \`NettyProxy\`, the same on Netty's HTTP codecs"
@@ -147,8 +153,8 @@ echo "on NIO event loops, one per core, each client connection paired with its o
 echo "event-loop server and client cost on the JVM without virtual threads."
 echo
 echo "| path | stream | CPU/req µs | x | req/s c=16 | x | req/s c=32 | x | p50 µs c=1 | + | p50 µs c=16 | reads |" \
-    "writes | non-2xx |"
-echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    "writes | sleeps | preempted | non-2xx |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for stream in false true; do
     for row in "HAProxy|$haproxy_port|$haproxy_pid" \
         "bare Helidon server (no upstream)|$bare_server_port|$bare_server_pid" \
@@ -160,22 +166,26 @@ for stream in false true; do
         run_wrk "$url" 16 "$stream" "$warmup" > /dev/null
         before=$(cpu_ticks "$pid")
         read -r r0 w0 < <(syscalls "$pid")
+        read -r v0 i0 < <(switches "$pid")
         read -r n p50 rps16 bad < <(run_wrk "$url" 16 "$stream" "$secs")
         after=$(cpu_ticks "$pid")
         read -r r1 w1 < <(syscalls "$pid")
+        read -r v1 i1 < <(switches "$pid")
         cpu=$(awk -v t=$((after - before)) -v us="$tick_us" -v n="$n" \
             'BEGIN { printf "%.1f", (n > 0 ? t * us / n : 0) }')
         read -r _ p1 _ bad1 < <(run_wrk "$url" 1 "$stream" "$secs")
         read -r _ _ rps32 bad32 < <(run_wrk "$url" 32 "$stream" "$secs")
         reads=$(ratio $((r1 - r0)) "$n")
         writes=$(ratio $((w1 - w0)) "$n")
+        sleeps=$(ratio $((v1 - v0)) "$n")
+        preempted=$(ratio $((i1 - i0)) "$n")
         if [ "$name" = HAProxy ]; then
             hcpu="$cpu"; hp1="$p1"; h16="$rps16"; h32="$rps32"
             # HAProxy calls recv and send, which syscr and syscw do not count.
             reads="—"; writes="—"
         fi
         echo "| $name | $stream | $cpu | $(ratio "$cpu" "$hcpu") | $rps16 | $(ratio "$rps16" "$h16") |" \
-            "$rps32 | $(ratio "$rps32" "$h32") | $p1 | $((p1 - hp1)) | $p50 | $reads | $writes |" \
-            "$((bad + bad1 + bad32)) |"
+            "$rps32 | $(ratio "$rps32" "$h32") | $p1 | $((p1 - hp1)) | $p50 | $reads | $writes | $sleeps |" \
+            "$preempted | $((bad + bad1 + bad32)) |"
     done
 done
