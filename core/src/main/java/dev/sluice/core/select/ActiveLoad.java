@@ -8,42 +8,58 @@ import dev.sluice.core.kv.BlockHasher;
  * that have not produced a first token, and the distinct blocks of every booked request, refcounted so that a
  * prefix shared by several requests counts once (the refcounts live in the {@link BookedBlocks} shared by every load
  * of one {@link ActiveSequences}, one lookup per block). Read through {@link ActiveSequences}; a router may keep a
- * reference per worker to skip the lookup. Changed only by {@link ActiveSequences}.
+ * reference per worker to skip the lookup, or its {@link #slot} to read the figures of every rank as arrays
+ * ({@link ActiveSequences#activePrefillTokensAt} and its siblings). Changed only by {@link ActiveSequences}.
+ *
+ * <p>A handle: while the rank is in the fleet its figures live in the {@link LoadFigures} of its
+ * {@link ActiveSequences}, in its slot; once {@link #detach}ed (the rank left) in the handle itself.
  *
  * <p>Owned by the scheduler thread; not thread-safe.
  */
 public final class ActiveLoad {
     private final WorkerWithDpRank worker;
     private final BookedBlocks booked;
-    /** This load's bit in {@link #booked}; -1 once {@link #detach}ed (its rank left the fleet). */
+    private final LoadFigures figures;
+    /** This load's bit in {@link #booked} and place in {@link #figures}; -1 once {@link #detach}ed. */
     private int slot;
-    private long prefillTokens;
-    private int requests;
-    private int distinctBlocks;
+    /** Prefill tokens once detached (the figures' slot went to another load); unused before. */
+    private long detachedPrefillTokens;
+    /** Requests once detached; unused before. */
+    private int detachedRequests;
 
-    ActiveLoad(WorkerWithDpRank worker, BookedBlocks booked) {
+    ActiveLoad(WorkerWithDpRank worker, BookedBlocks booked, LoadFigures figures) {
         this.worker = worker;
         this.booked = booked;
+        this.figures = figures;
         this.slot = booked.newSlot();
+        figures.claim(slot);
     }
 
     public WorkerWithDpRank worker() {
         return worker;
     }
 
+    /**
+     * This load's place in the slot-indexed figures of its {@link ActiveSequences}, fixed until the rank is removed
+     * ({@link ActiveSequences#removeWorker}); -1 after.
+     */
+    public int slot() {
+        return slot;
+    }
+
     /** Prefill tokens booked here and still waiting for their first token. */
     public long activePrefillTokens() {
-        return prefillTokens;
+        return slot < 0 ? detachedPrefillTokens : figures.prefillTokens(slot);
     }
 
     /** Distinct blocks of the requests booked here. */
     public long activeBlocks() {
-        return distinctBlocks;
+        return slot < 0 ? 0 : figures.distinctBlocks(slot);
     }
 
     /** Requests booked here and not yet freed. */
     public int activeRequests() {
-        return requests;
+        return slot < 0 ? detachedRequests : figures.requests(slot);
     }
 
     /**
@@ -96,43 +112,55 @@ public final class ActiveLoad {
     }
 
     void add(long[] sequenceHashes, int count, long tokens) {
-        if (slot >= 0) {
-            for (int i = 0; i < count; i++) {
-                if (booked.hold(sequenceHashes[i], slot)) {
-                    distinctBlocks++;
-                }
+        if (slot < 0) {
+            detachedPrefillTokens += tokens;
+            detachedRequests++;
+            return;
+        }
+        int fresh = 0;
+        for (int i = 0; i < count; i++) {
+            if (booked.hold(sequenceHashes[i], slot)) {
+                fresh++;
             }
         }
-        prefillTokens += tokens;
-        requests++;
+        figures.booked(slot, tokens, fresh);
     }
 
     void prefillDone(long tokens) {
-        prefillTokens -= tokens;
+        if (slot < 0) {
+            detachedPrefillTokens -= tokens;
+        } else {
+            figures.prefillDone(slot, tokens);
+        }
     }
 
     void free(long[] sequenceHashes, int count) {
-        if (slot >= 0) {
-            for (int i = 0; i < count; i++) {
-                if (booked.release(sequenceHashes[i], slot)) {
-                    distinctBlocks--;
-                }
+        if (slot < 0) {
+            detachedRequests--;
+            return;
+        }
+        int released = 0;
+        for (int i = 0; i < count; i++) {
+            if (booked.release(sequenceHashes[i], slot)) {
+                released++;
             }
         }
-        requests--;
+        figures.freed(slot, released);
     }
 
     /**
-     * Leaves the shared index of booked blocks (the rank left): its blocks are released and count 0 from now on;
-     * later bookings and frees only update its prefill tokens and requests.
+     * Leaves the shared index of booked blocks and the shared figures (the rank left): its blocks are released and
+     * count 0 from now on; its prefill tokens and requests move into this handle, and later bookings and frees only
+     * update those.
      */
     void detach() {
         if (slot < 0) {
             return;
         }
+        detachedPrefillTokens = figures.prefillTokens(slot);
+        detachedRequests = figures.requests(slot);
         booked.freeSlot(slot);
         slot = -1;
-        distinctBlocks = 0;
     }
 
     private boolean holds(long sequenceHash) {
@@ -141,6 +169,7 @@ public final class ActiveLoad {
 
     @Override
     public String toString() {
-        return worker + " prefill=" + prefillTokens + " blocks=" + distinctBlocks + " requests=" + requests;
+        return worker + " prefill=" + activePrefillTokens() + " blocks=" + activeBlocks() + " requests="
+            + activeRequests();
     }
 }

@@ -13,6 +13,10 @@ import org.agrona.collections.Object2ObjectHashMap;
  * unknown keys are ignored and reported as {@code false}. A rank's blocks are refcounted, so a prefix shared by
  * several booked requests counts once.
  *
+ * <p>Every rank's figures are kept in arrays indexed by its load's {@link ActiveLoad#slot}, so that a selection
+ * reads them for every rank as a pass over arrays ({@link #activePrefillTokensAt}, {@link #activeBlocksAt},
+ * {@link #newBlocksOfMatchedAt}) rather than visiting each rank's {@link ActiveLoad}.
+ *
  * <p>Owned by the scheduler thread; not thread-safe. Booking records and their hash buffers are pooled, so a warm
  * instance allocates nothing per request.
  */
@@ -20,6 +24,7 @@ public final class ActiveSequences {
     private final Object2ObjectHashMap<WorkerWithDpRank, ActiveLoad> loads = new Object2ObjectHashMap<>();
     private final Long2ObjectHashMap<Booking> bookings = new Long2ObjectHashMap<>();
     private final BookedBlocks booked = new BookedBlocks();
+    private final LoadFigures figures = new LoadFigures();
     private Booking[] pool = new Booking[16];
     private int pooled;
 
@@ -122,7 +127,7 @@ public final class ActiveSequences {
     public ActiveLoad loadOrCreate(WorkerWithDpRank worker) {
         ActiveLoad load = loads.get(worker);
         if (load == null) {
-            load = new ActiveLoad(worker, booked);
+            load = new ActiveLoad(worker, booked, figures);
             loads.put(worker, load);
         }
         return load;
@@ -164,6 +169,27 @@ public final class ActiveSequences {
      */
     public void matchBooked(long[] sequenceHashes, int count) {
         booked.match(sequenceHashes, count);
+    }
+
+    /**
+     * Prefill tokens waiting for their first token on the rank whose load has {@code slot} ({@link ActiveLoad#slot},
+     * the load not removed): {@link ActiveLoad#activePrefillTokens} without visiting the load.
+     */
+    public long activePrefillTokensAt(int slot) {
+        return figures.prefillTokens(slot);
+    }
+
+    /** Distinct blocks booked on the rank whose load has {@code slot} (the load not removed). */
+    public long activeBlocksAt(int slot) {
+        return figures.distinctBlocks(slot);
+    }
+
+    /**
+     * Blocks of the request last {@link #matchBooked matched} not booked on the rank whose load has {@code slot} (the
+     * load not removed): {@link ActiveLoad#newBlocksOfMatched} without visiting the load.
+     */
+    public int newBlocksOfMatchedAt(int slot, int count) {
+        return count - booked.held(slot);
     }
 
     /** The shared index of booked blocks (for tests). */

@@ -2,10 +2,12 @@ package dev.sluice.core.select;
 
 import static dev.sluice.core.select.KvFixtures.W1;
 import static dev.sluice.core.select.KvFixtures.W2;
+import static dev.sluice.core.select.KvFixtures.W3;
 import static dev.sluice.core.select.KvFixtures.local;
 import static dev.sluice.core.select.KvFixtures.sequence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.WorkerWithDpRank;
@@ -122,6 +124,55 @@ class ActiveSequencesTest {
         active.add(3, W1, ABD, 5);
         assertEquals(5, active.activePrefillTokens(W1));
         assertEquals(3, active.activeBlocks(W1));
+    }
+
+    @Test
+    void shouldReadEachRanksFiguresBySlotAsItsLoadGivesThem() {
+        active.add(1, W1, ABC, 100);
+        active.add(2, W2, ABD, 40);
+        active.add(3, W2, ABC, 2);
+        active.prefillCompleted(2);
+        ActiveLoad w1 = active.load(W1);
+        ActiveLoad w2 = active.load(W2);
+        assertNotEquals(w1.slot(), w2.slot());
+
+        active.matchBooked(ABC, 3);
+        for (ActiveLoad load : new ActiveLoad[] {w1, w2}) {
+            assertEquals(load.activePrefillTokens(), active.activePrefillTokensAt(load.slot()), load.toString());
+            assertEquals(load.activeBlocks(), active.activeBlocksAt(load.slot()), load.toString());
+            assertEquals(load.newBlocksOfMatched(3), active.newBlocksOfMatchedAt(load.slot(), 3), load.toString());
+        }
+        assertEquals(2, active.activePrefillTokensAt(w2.slot()));
+        assertEquals(4, active.activeBlocksAt(w2.slot()));
+    }
+
+    @Test
+    void shouldKeepALeavingRanksFiguresApartFromTheRankTakingItsSlot() {
+        active.add(1, W1, ABC, 10);
+        active.add(2, W1, ABD, 20);
+        ActiveLoad gone = active.load(W1);
+        int slot = gone.slot();
+
+        active.removeWorker(W1);
+        ActiveLoad next = active.loadOrCreate(W3);
+        assertEquals(slot, next.slot(), "the departed rank's slot is reused");
+        assertEquals(-1, gone.slot());
+        assertEquals(0, next.activePrefillTokens(), "a new rank starts from zero");
+        assertEquals(0, next.activeRequests());
+        assertEquals(0, active.activeBlocksAt(slot));
+        assertEquals(30, gone.activePrefillTokens(), "the departed load keeps its prefill tokens");
+        assertEquals(2, gone.activeRequests());
+        assertEquals(0, gone.activeBlocks());
+
+        active.add(3, W3, ABC, 7);
+        assertTrue(active.prefillCompleted(1));
+        assertTrue(active.free(2));
+        assertEquals(0, gone.activePrefillTokens());
+        assertEquals(1, gone.activeRequests());
+        assertEquals(7, next.activePrefillTokens(), "the departed rank's frees leave the new one's figures alone");
+        assertEquals(7, active.activePrefillTokensAt(slot));
+        assertEquals(3, active.activeBlocksAt(slot));
+        assertEquals(1, next.activeRequests());
     }
 
     @Test
