@@ -17,11 +17,11 @@ final class WorkerState {
     long outsideBlocks;
     /** From the engine's last report: requests waiting in the engine beyond all the router has booked there. */
     long outsideWaiting;
-    /** The router's own load on this rank, kept here so placement reads it without a lookup. */
+    /**
+     * The router's own load on this rank, kept here so booking needs no lookup; placement reads its figures by its
+     * slot from {@code ActiveSequences}' arrays.
+     */
     final ActiveLoad load;
-    /** This rank's slot in the KV index as of {@link #kvSlotsVersion} (-1: none), so overlap is an array read. */
-    int kvSlot = -1;
-    long kvSlotsVersion = -1;
 
     WorkerState(WorkerWithDpRank id, long maxNumBatchedTokens, OptionalLong totalKvBlocks, ActiveLoad load) {
         this.id = id;

@@ -8,7 +8,6 @@ import dev.sluice.core.host.RemoteBooking;
 import dev.sluice.core.host.WorkerLoad;
 import dev.sluice.core.kv.KvEvent;
 import dev.sluice.core.queue.DispatchGate;
-import dev.sluice.core.select.ActiveLoad;
 import dev.sluice.core.select.ActiveSequences;
 import dev.sluice.core.select.KvIndex;
 import dev.sluice.core.select.OverlapScores;
@@ -45,6 +44,12 @@ public final class WorkerTable implements DispatchGate {
     private final BookingObserver bookings;
     private long bookingObserverFailures;
     private WorkerState[] ordered = new WorkerState[0];
+    /** Each worker's load slot in {@link #active}, by place in {@link #ordered}: its figures are read as arrays. */
+    private int[] loadSlots = new int[0];
+    /** Each worker's KV-index slot by place in {@link #ordered} as of {@link #kvSlotsVersion}: see {@link #kvSlots}. */
+    private int[] kvSlots = new int[0];
+    /** The index's slot version {@link #kvSlots} was read at; -1 (never the index's): to be read. */
+    private long kvSlotsVersion = -1;
     /** The worker behind each candidate of the selection running now, by candidate index (no lookup by id). */
     private WorkerState[] chosenFrom = new WorkerState[0];
     private volatile List<RequestClassifierWorker> snapshot = List.of();
@@ -185,19 +190,29 @@ public final class WorkerTable implements DispatchGate {
     }
 
     private boolean busy(PolicyClassSpec spec, WorkerState worker) {
-        // An engine that queues requests the router did not send is full whatever the router booked on it.
-        return (worker.outsideWaiting > 0 && spec.queueingEnabled())
-            || spec.isBusy(worker.load.activePrefillTokens(), worker.maxNumBatchedTokens);
+        return busy(spec, worker, worker.load.activePrefillTokens());
     }
 
-    /** The rank's KV-index slot, looked up again only after the index assigned or freed a slot. */
-    private int kvSlot(WorkerState worker) {
+    /** As {@link #busy(PolicyClassSpec, WorkerState)} with the rank's booked prefill tokens already read. */
+    private static boolean busy(PolicyClassSpec spec, WorkerState worker, long activePrefillTokens) {
+        // An engine that queues requests the router did not send is full whatever the router booked on it.
+        return (worker.outsideWaiting > 0 && spec.queueingEnabled())
+            || spec.isBusy(activePrefillTokens, worker.maxNumBatchedTokens);
+    }
+
+    /**
+     * Every worker's KV-index slot by place in {@link #ordered} (-1: none), looked up again only after the index
+     * assigned or freed a slot or the workers changed.
+     */
+    private int[] kvSlots() {
         long current = index.slotsVersion();
-        if (worker.kvSlotsVersion != current) {
-            worker.kvSlot = index.slot(worker.id);
-            worker.kvSlotsVersion = current;
+        if (kvSlotsVersion != current) {
+            for (int i = 0; i < ordered.length; i++) {
+                kvSlots[i] = index.slot(ordered[i].id);
+            }
+            kvSlotsVersion = current;
         }
-        return worker.kvSlot;
+        return kvSlots;
     }
 
     /**
@@ -220,22 +235,29 @@ public final class WorkerTable implements DispatchGate {
         if (matched) {
             active.matchBooked(sequence, blocks);
         }
-        // No lookup per candidate: overlap by slot and booked blocks by load slot from the walks above, load from the
-        // worker record.
-        for (WorkerState worker : ordered) {
-            if ((pin != null && !pin.equals(worker.id)) || (skipBusy && busy(spec, worker))) {
+        // No lookup per candidate and no load object visited: overlap by KV slot and booked blocks and load by load
+        // slot, from the walks above and the active sequences' arrays; settings and outside load from the record.
+        WorkerState[] workers = ordered;
+        int[] slots = loadSlots;
+        int[] kvSlotsNow = blocks == 0 ? null : kvSlots();
+        for (int i = 0; i < workers.length; i++) {
+            WorkerState worker = workers[i];
+            int loadSlot = slots[i];
+            long prefill = active.activePrefillTokensAt(loadSlot);
+            if ((pin != null && !pin.equals(worker.id)) || (skipBusy && busy(spec, worker, prefill))) {
                 continue;
             }
-            int overlap = blocks == 0 ? 0 : scores.blocksAt(kvSlot(worker));
-            ActiveLoad load = worker.load;
-            int newBlocks = matched ? load.newBlocksOfMatched(blocks) : load.newBlocks(sequence, blocks);
+            int overlap = blocks == 0 ? 0 : scores.blocksAt(kvSlotsNow[i]);
+            int newBlocks = matched ? active.newBlocksOfMatchedAt(loadSlot, blocks)
+                : worker.load.newBlocks(sequence, blocks);
             int slot = candidates.candidateCount();
             if (chosenFrom[slot] != worker) {
                 // Stored only when it changed: a reference store costs a GC write barrier.
                 chosenFrom[slot] = worker;
             }
-            candidates.add(worker.id, overlap, newBlocks, load.activePrefillTokens(),
-                load.activeBlocks() + worker.outsideBlocks, worker.totalKvBlocks, worker.maxNumBatchedTokens);
+            long booked = active.activeBlocksAt(loadSlot);
+            candidates.add(worker.id, overlap, newBlocks, prefill, booked + worker.outsideBlocks, worker.totalKvBlocks,
+                worker.maxNumBatchedTokens);
         }
         if (candidates.candidateCount() == 0) {
             return null;
@@ -355,6 +377,13 @@ public final class WorkerTable implements DispatchGate {
         List<WorkerState> workers = new ArrayList<>(byId.values());
         workers.sort((a, b) -> a.id.compareTo(b.id));
         ordered = workers.toArray(new WorkerState[0]);
+        loadSlots = new int[ordered.length];
+        kvSlots = new int[ordered.length];
+        kvSlotsVersion = -1;
+        for (int i = 0; i < ordered.length; i++) {
+            // Fixed while the worker is registered: its load is removed only when it leaves.
+            loadSlots[i] = ordered[i].load.slot();
+        }
         chosenFrom = new WorkerState[ordered.length];
         List<RequestClassifierWorker> view = new ArrayList<>(ordered.length);
         for (WorkerState worker : ordered) {

@@ -116,6 +116,28 @@ class KvAwarePlacementTest {
     }
 
     @Test
+    void shouldFollowEachWorkersCacheAndLoadAfterTheFleetChanged() {
+        try (SteppedRouter r = new SteppedRouter(null).worker(2, 8192).worker(3, 8192)) {
+            stores(r, 3, tokens(0, 256), 16);
+            // Worker 1 joins in front: every worker's place in the table moves.
+            r.worker(1, 8192);
+            long cached = r.submit(prompt("cached", tokens(0, 300), null));
+            assertEquals(WorkerWithDpRank.of(3), r.listener.outcome(cached).worker(), "the cache moved with worker 3");
+
+            long first = r.submit(prompt("first", tokens(5000, 300), null));
+            assertEquals(WorkerWithDpRank.of(1), r.listener.outcome(first).worker(), "equal costs: lowest id");
+            // Worker 1 leaves with its booking; worker 4 takes its load's place and must not inherit the booking.
+            r.router.workerLeft(WorkerWithDpRank.of(1));
+            r.step();
+            r.worker(4, 8192);
+            long second = r.submit(prompt("second", tokens(6000, 300), null));
+            assertEquals(WorkerWithDpRank.of(2), r.listener.outcome(second).worker(), "2 and 4 idle: lowest id");
+            long third = r.submit(prompt("third", tokens(7000, 300), null));
+            assertEquals(WorkerWithDpRank.of(4), r.listener.outcome(third).worker(), "4 starts with no load");
+        }
+    }
+
+    @Test
     void shouldFailOneRequestWhenTheSelectorThrows() {
         RouterContext context = new RouterContext().workerSelector(c -> inputs -> {
             if (inputs.inputTokens() == 13) {
