@@ -36,10 +36,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The whole selection is split into its steps, so that a report shows where its time goes: {@code findMatches}
  * (the KV-index walk), {@code matchBooked} (the walk over the booked blocks), {@code fillCandidates} (one candidate
- * per rank from the two walks' results and its load, each costed for the default selector as it is added) and
- * {@code select} (the default selector's choice over the filled candidates: at temperature 0 the cheapest is already
- * known, above it a draw). The last two rerun on the last request's results, so their data is warm; the steps add up
- * to about {@code findMatchesAndSelect}.
+ * per rank from the two walks' results and its booked load, read by its load slot from the active sequences' arrays,
+ * each costed for the default selector as it is added) and {@code select} (the default selector's choice over the
+ * filled candidates: at temperature 0 the cheapest is already known, above it a draw). The last two rerun on the last
+ * request's results, so their data is warm; the steps add up to about {@code findMatchesAndSelect}.
  *
  * <p>Run: {@code java -jar perf/target/benchmarks.jar SelectionBench -prof gc}; 0 B/op in
  * {@code gc.alloc.rate.norm} is the target.
@@ -80,6 +80,7 @@ public class SelectionBench {
     private DefaultWorkerSelector selector;
     private WorkerWithDpRank[] ranks;
     private ActiveLoad[] loads;
+    private int[] loadSlots;
     private int[] slots;
     private long[][] requestLocal;
     private long[][] requestSequence;
@@ -110,12 +111,15 @@ public class SelectionBench {
                 }
             }
         }
-        // The router keeps each rank's load handle on its worker record, so selection needs no map lookup for it.
-        // So are its KV-index slots (checked against the index's slot version): overlap is then an array read.
+        // The router keeps each rank's load slot in worker order, so selection reads the booked figures as arrays
+        // with no lookup and no load object visited. So are its KV-index slots (checked against the index's slot
+        // version): overlap is then an array read too. The load handles serve the per-candidate variant only.
         loads = new ActiveLoad[workers];
+        loadSlots = new int[workers];
         slots = new int[workers];
         for (int w = 0; w < workers; w++) {
             loads[w] = active.load(ranks[w]);
+            loadSlots[w] = loads[w].slot();
             slots[w] = index.slot(ranks[w]);
         }
         requestLocal = new long[REQUESTS][];
@@ -148,10 +152,10 @@ public class SelectionBench {
         active.matchBooked(sequence, sequence.length);
         candidates.reset((long) local.length * BLOCK_SIZE, local.length, null, null);
         for (int w = 0; w < ranks.length; w++) {
-            ActiveLoad load = loads[w];
+            int loadSlot = loadSlots[w];
             // Every figure in one add, as the router fills them (no published capacity here).
-            candidates.add(ranks[w], scores.blocksAt(slots[w]), load.newBlocksOfMatched(sequence.length),
-                load.activePrefillTokens(), load.activeBlocks(), -1, -1);
+            candidates.add(ranks[w], scores.blocksAt(slots[w]), active.newBlocksOfMatchedAt(loadSlot, sequence.length),
+                active.activePrefillTokensAt(loadSlot), active.activeBlocksAt(loadSlot), -1, -1);
         }
         return selector.select(candidates);
     }
@@ -161,7 +165,7 @@ public class SelectionBench {
     public int matchBooked() {
         long[] sequence = requestSequence[next++ & (REQUESTS - 1)];
         active.matchBooked(sequence, sequence.length);
-        return loads[0].newBlocksOfMatched(sequence.length);
+        return active.newBlocksOfMatchedAt(loadSlots[0], sequence.length);
     }
 
     /** One candidate per rank from the last request's walks and the ranks' loads, alone. */
@@ -170,9 +174,9 @@ public class SelectionBench {
         int blocks = requestSequence[(next - 1) & (REQUESTS - 1)].length;
         candidates.reset((long) blocks * BLOCK_SIZE, blocks, null, null);
         for (int w = 0; w < ranks.length; w++) {
-            ActiveLoad load = loads[w];
-            candidates.add(ranks[w], scores.blocksAt(slots[w]), load.newBlocksOfMatched(blocks),
-                load.activePrefillTokens(), load.activeBlocks(), -1, -1);
+            int loadSlot = loadSlots[w];
+            candidates.add(ranks[w], scores.blocksAt(slots[w]), active.newBlocksOfMatchedAt(loadSlot, blocks),
+                active.activePrefillTokensAt(loadSlot), active.activeBlocksAt(loadSlot), -1, -1);
         }
         return candidates.candidateCount();
     }
