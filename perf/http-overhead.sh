@@ -4,8 +4,8 @@
 # queueing in front of it; non-streaming and streaming. Two tables: wrk (closed-loop: one connection for the latency
 # of a lone request, 32 for max throughput), then the open-loop FixedRateLoad at fixed rates (latency from each
 # request's due time), where `serve` on its embedded simulated fleet is compared too; then the CPU per forwarded
-# request beside HAProxy (perf/proxy-cpu.sh; PROXY_CPU_SECONDS, PROXY_CPU_WARMUP). Prints Markdown on stdout; the
-# processes it starts are stopped on exit.
+# request beside HAProxy (perf/proxy-cpu.sh; PROXY_CPU_SECONDS, PROXY_CPU_WARMUP, PROXY_CPU_ROUNDS). Prints Markdown
+# on stdout; the processes it starts are stopped on exit.
 # Usage: perf/http-overhead.sh OUT_DIR [SECONDS] [RATES, default 500,2000]; needs perf/target/benchmarks.jar
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
@@ -184,4 +184,4 @@ done
 cleanup
 pids=()
 echo
-perf/proxy-cpu.sh "$out/cpu" "${PROXY_CPU_SECONDS:-10}" "${PROXY_CPU_WARMUP:-15}"
+perf/proxy-cpu.sh "$out/cpu" "${PROXY_CPU_SECONDS:-10}" "${PROXY_CPU_WARMUP:-15}" "${PROXY_CPU_ROUNDS:-3}"

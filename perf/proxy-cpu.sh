@@ -2,14 +2,16 @@
 # CPU per forwarded request, called by perf/http-overhead.sh (and runnable alone): `sluice serve --engine-url` (with
 # the journal and admission, as deployed; and with --no-journal) and HAProxy in front of the same
 # `sluice mock-engine --speedup-ratio 1000`; `wrk -t1 -c16` after a warm-up, non-streaming and streaming chat, 16
-# output tokens. CPU is utime + stime from /proc/PID/stat of each proxy process over the measured run, divided by the
-# requests wrk completed. Also the p50 of one connection and the throughput at 32. Prints Markdown on stdout; the
-# processes it starts are stopped on exit. SERVE_FLAGS (split on spaces) go to both `sluice serve` runs, e.g.
+# output tokens. CPU is utime + stime from /proc/PID/stat of each proxy process over a measured run, divided by
+# the requests wrk completed; the table gives the median of ROUNDS measured runs, the paths taking turns. Also the
+# p50 of one connection and the throughput at 32. Prints Markdown on stdout; the processes it starts are stopped on
+# exit. SERVE_FLAGS (split on spaces) go to both `sluice serve` runs, e.g.
 # SERVE_FLAGS='--scheduler-idle wait'.
-# Usage: perf/proxy-cpu.sh OUT_DIR [SECONDS, default 10] [WARMUP_SECONDS, default 15]
+# Usage: perf/proxy-cpu.sh OUT_DIR [SECONDS, default 10] [WARMUP_SECONDS, default 15] [ROUNDS, default 3]
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
-sluice_need_out_dir "perf/proxy-cpu.sh OUT_DIR [SECONDS, default 10] [WARMUP_SECONDS, default 15]" "$@"
+sluice_need_out_dir "perf/proxy-cpu.sh OUT_DIR [SECONDS, default 10] [WARMUP_SECONDS, default 15] [ROUNDS, default 3]" \
+    "$@"
 mkdir -p "$1"
 out="$(cd "$1" && pwd)"
 # The report names the run's files relative to the checkout when they are inside it.
@@ -17,6 +19,7 @@ shown="${out#"$SLUICE_ROOT"/}"
 cd "$SLUICE_ROOT"
 secs="${2:-10}"
 warmup="${3:-15}"
+rounds="${4:-3}"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
@@ -138,53 +141,77 @@ echo "\`scripts/sluice serve --engine-url${SERVE_FLAGS:+ $SERVE_FLAGS}\` (journa
 echo "admission on; and \`--no-journal\`) and"
 echo "HAProxy (\`http-reuse always\`, \`server ... maxconn 64\`; config \`$shown/haproxy.cfg\`) in front of the same"
 echo "\`scripts/sluice mock-engine --speedup-ratio 1000\`; chat completion, 16 output tokens. Each path is warmed"
-echo "${warmup} s with \`wrk -t1 -c16\`, then measured ${secs} s with \`wrk -t1 -c16\`: CPU is utime + stime of the"
-echo "proxy process (\`/proc/PID/stat\`) over that run divided by the requests completed. Then p50 with one"
-echo "connection and req/s with 32 (${secs} s each). All on the same $(nproc) cores as the engine and wrk; \"x\""
-echo "columns are ratios to HAProxy in the same mode, \"+\" the added p50 over HAProxy's; reads and writes are the"
-echo "proxy's read and write system calls per request over the c=16 run (\`/proc/PID/io\` syscr, syscw; HAProxy's"
-echo "recv and send are not counted there); sleeps and preempted are its threads' voluntary and involuntary context"
-echo "switches per request over that run (\`/proc/PID/task/*/status\`): a thread that blocks with nothing to do, and"
-echo "one the kernel takes off its core. Non-2xx counts the answers other than 200 over the three runs. The"
-echo "floor rows: \`dev.sluice.perf.http.BareServer\` (Helidon's HTTP/1.1 server answering a fixed body, no upstream)"
-echo "and \`BareProxy\` (the client's body forwarded as it is through a pooled Helidon WebClient, the answer relayed;"
-echo "no admission, journal or JSON parse), with serve's JVM flags; and \`NettyProxy\`, the same on Netty's HTTP codecs"
-echo "on NIO event loops, one per core, each client connection paired with its own upstream connection: what an"
-echo "event-loop server and client cost on the JVM without virtual threads."
+echo "${warmup} s with \`wrk -t1 -c16\`, then measured ${secs} s with \`wrk -t1 -c16\` in each of ${rounds} rounds,"
+echo "the paths taking turns: CPU is utime + stime of the proxy process (\`/proc/PID/stat\`) over a run divided by"
+echo "the requests completed. The c=16 columns are the medians of the rounds; \"rounds\" gives the range of their"
+echo "CPU. Then p50 with one connection and req/s with 32 (${secs} s each, once). All on the same $(nproc) cores as"
+echo "the engine and wrk; \"x\" columns are ratios to HAProxy in the same mode, \"+\" the added p50 over"
+echo "HAProxy's; reads and writes are the proxy's read and write system calls per request over a c=16 run"
+echo "(\`/proc/PID/io\` syscr, syscw; HAProxy's recv and send are not counted there); sleeps and preempted are its"
+echo "threads' voluntary and involuntary context switches per request over a c=16 run (\`/proc/PID/task/*/status\`):"
+echo "a thread that blocks with nothing to do, and one the kernel takes off its core. Non-2xx counts the answers"
+echo "other than 200 over all runs. The floor rows: \`dev.sluice.perf.http.BareServer\` (Helidon's HTTP/1.1 server"
+echo "answering a fixed body, no upstream) and \`BareProxy\` (the client's body forwarded as it is through a pooled"
+echo "Helidon WebClient, the answer relayed; no admission, journal or JSON parse), with serve's JVM flags; and"
+echo "\`NettyProxy\`, the same on Netty's HTTP codecs on NIO event loops, one per core, each client connection paired"
+echo "with its own upstream connection: what an event-loop server and client cost on the JVM without virtual threads."
 echo
-echo "| path | stream | CPU/req µs | x | req/s c=16 | x | req/s c=32 | x | p50 µs c=1 | + | p50 µs c=16 | reads |" \
-    "writes | sleeps | preempted | non-2xx |"
-echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| path | stream | CPU/req µs | rounds | x | req/s c=16 | x | req/s c=32 | x | p50 µs c=1 | + | p50 µs c=16 |" \
+    "reads | writes | sleeps | preempted | non-2xx |"
+echo "| --- | --- |$(printf ' ---: |%.0s' $(seq 1 15))"
+rows=("HAProxy|$haproxy_port|$haproxy_pid" \
+    "bare Helidon server (no upstream)|$bare_server_port|$bare_server_pid" \
+    "bare Helidon proxy|$bare_proxy_port|$bare_proxy_pid" "bare Netty proxy|$netty_proxy_port|$netty_proxy_pid" \
+    "sluice serve --no-journal|$plain_port|$plain_pid" "sluice serve, journal on|$journal_port|$journal_pid")
+# One c=16 run of path $1 (port $2, pid $3, stream $4), appended to its rounds file as
+# "cpu_us reqs_per_s p50_us reads writes sleeps preempted non2xx".
+measure() {
+    local url="http://127.0.0.1:$2" before after r0 w0 v0 i0 r1 w1 v1 i1 n p50 rps bad
+    before=$(cpu_ticks "$3")
+    read -r r0 w0 < <(syscalls "$3")
+    read -r v0 i0 < <(switches "$3")
+    read -r n p50 rps bad < <(run_wrk "$url" 16 "$4" "$secs")
+    after=$(cpu_ticks "$3")
+    read -r r1 w1 < <(syscalls "$3")
+    read -r v1 i1 < <(switches "$3")
+    awk -v t=$((after - before)) -v us="$tick_us" -v n="$n" -v rps="$rps" -v p50="$p50" -v r=$((r1 - r0)) \
+        -v w=$((w1 - w0)) -v v=$((v1 - v0)) -v i=$((i1 - i0)) -v bad="$bad" 'BEGIN {
+            if (n == 0) n = -1
+            printf "%.1f %s %s %.2f %.2f %.2f %.2f %d\n", t * us / n, rps, p50, r / n, w / n, v / n, i / n, bad }' \
+        >> "$out/rounds-$1-$4.txt"
+}
+# The median of column $2 of file $1 (the sum for the last column, non-2xx).
+median() { sort -n -k "$2,$2" "$1" | awk -v c="$2" '{ v[NR] = $c; s += $c }
+    END { if (c == 8) print s; else print v[int((NR + 1) / 2)] }'; }
+
 for stream in false true; do
-    for row in "HAProxy|$haproxy_port|$haproxy_pid" \
-        "bare Helidon server (no upstream)|$bare_server_port|$bare_server_pid" \
-        "bare Helidon proxy|$bare_proxy_port|$bare_proxy_pid" "bare Netty proxy|$netty_proxy_port|$netty_proxy_pid" \
-        "sluice serve --no-journal|$plain_port|$plain_pid" \
-        "sluice serve, journal on|$journal_port|$journal_pid"; do
-        IFS='|' read -r name port pid <<< "$row"
+    for i in "${!rows[@]}"; do
+        IFS='|' read -r name port pid <<< "${rows[$i]}"
+        run_wrk "http://127.0.0.1:$port" 16 "$stream" "$warmup" > /dev/null
+        rm -f "$out/rounds-$i-$stream.txt"
+    done
+    # Rounds interleave the paths, so that a slow spell of the machine falls on all of them alike.
+    for _ in $(seq 1 "$rounds"); do
+        for i in "${!rows[@]}"; do
+            IFS='|' read -r name port pid <<< "${rows[$i]}"
+            measure "$i" "$port" "$pid" "$stream"
+        done
+    done
+    for i in "${!rows[@]}"; do
+        IFS='|' read -r name port pid <<< "${rows[$i]}"
         url="http://127.0.0.1:$port"
-        run_wrk "$url" 16 "$stream" "$warmup" > /dev/null
-        before=$(cpu_ticks "$pid")
-        read -r r0 w0 < <(syscalls "$pid")
-        read -r v0 i0 < <(switches "$pid")
-        read -r n p50 rps16 bad < <(run_wrk "$url" 16 "$stream" "$secs")
-        after=$(cpu_ticks "$pid")
-        read -r r1 w1 < <(syscalls "$pid")
-        read -r v1 i1 < <(switches "$pid")
-        cpu=$(awk -v t=$((after - before)) -v us="$tick_us" -v n="$n" \
-            'BEGIN { printf "%.1f", (n > 0 ? t * us / n : 0) }')
+        f="$out/rounds-$i-$stream.txt"
+        cpu=$(median "$f" 1); rps16=$(median "$f" 2); p50=$(median "$f" 3); reads=$(median "$f" 4)
+        writes=$(median "$f" 5); sleeps=$(median "$f" 6); preempted=$(median "$f" 7); bad=$(median "$f" 8)
+        spread=$(sort -n "$f" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }')
         read -r _ p1 _ bad1 < <(run_wrk "$url" 1 "$stream" "$secs")
         read -r _ _ rps32 bad32 < <(run_wrk "$url" 32 "$stream" "$secs")
-        reads=$(ratio $((r1 - r0)) "$n")
-        writes=$(ratio $((w1 - w0)) "$n")
-        sleeps=$(ratio $((v1 - v0)) "$n")
-        preempted=$(ratio $((i1 - i0)) "$n")
         if [ "$name" = HAProxy ]; then
             hcpu="$cpu"; hp1="$p1"; h16="$rps16"; h32="$rps32"
             # HAProxy calls recv and send, which syscr and syscw do not count.
             reads="—"; writes="—"
         fi
-        echo "| $name | $stream | $cpu | $(ratio "$cpu" "$hcpu") | $rps16 | $(ratio "$rps16" "$h16") |" \
+        echo "| $name | $stream | $cpu | $spread | $(ratio "$cpu" "$hcpu") | $rps16 | $(ratio "$rps16" "$h16") |" \
             "$rps32 | $(ratio "$rps32" "$h32") | $p1 | $((p1 - hp1)) | $p50 | $reads | $writes | $sleeps |" \
             "$preempted | $((bad + bad1 + bad32)) |"
     done
