@@ -180,9 +180,8 @@ measure() {
             printf "%.1f %s %s %.2f %.2f %.2f %.2f %d\n", t * us / n, rps, p50, r / n, w / n, v / n, i / n, bad }' \
         >> "$out/rounds-$1-$4.txt"
 }
-# The median of column $2 of file $1 (the sum for the last column, non-2xx).
-median() { sort -n -k "$2,$2" "$1" | awk -v c="$2" '{ v[NR] = $c; s += $c }
-    END { if (c == 8) print s; else print v[int((NR + 1) / 2)] }'; }
+# The median of column $2 of file $1.
+median() { sort -n -k "$2,$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
 
 for stream in false true; do
     for i in "${!rows[@]}"; do
@@ -202,7 +201,8 @@ for stream in false true; do
         url="http://127.0.0.1:$port"
         f="$out/rounds-$i-$stream.txt"
         cpu=$(median "$f" 1); rps16=$(median "$f" 2); p50=$(median "$f" 3); reads=$(median "$f" 4)
-        writes=$(median "$f" 5); sleeps=$(median "$f" 6); preempted=$(median "$f" 7); bad=$(median "$f" 8)
+        writes=$(median "$f" 5); sleeps=$(median "$f" 6); preempted=$(median "$f" 7)
+        bad=$(awk '{ s += $8 } END { print s + 0 }' "$f")
         spread=$(sort -n "$f" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }')
         read -r _ p1 _ bad1 < <(run_wrk "$url" 1 "$stream" "$secs")
         read -r _ _ rps32 bad32 < <(run_wrk "$url" 32 "$stream" "$secs")

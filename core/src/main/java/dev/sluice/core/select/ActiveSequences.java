@@ -164,8 +164,9 @@ public final class ActiveSequences {
 
     /**
      * Matches the request ({@code sequenceHashes[0 .. count)}, a chain) against the booked blocks of every rank at
-     * once, in one walk over its blocks; then {@link ActiveLoad#newBlocksOfMatched} reads each rank's new blocks
-     * without a lookup. Valid until the next match or the next booking change.
+     * once, in one walk over its blocks; then {@link #newBlocksOfMatchedAt} (by load slot) or
+     * {@link ActiveLoad#newBlocksOfMatched} reads each rank's new blocks without a lookup. Valid until the next match
+     * or the next booking change.
      */
     public void matchBooked(long[] sequenceHashes, int count) {
         booked.match(sequenceHashes, count);
