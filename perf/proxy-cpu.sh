@@ -37,8 +37,8 @@ await_port() {
     echo "port $1 did not open" >&2
     return 1
 }
-# utime + stime of process $1 in clock ticks.
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# utime + stime of process $1 in clock ticks, then stime alone: "cpu sys".
+cpu_ticks() { awk '{ print $14 + $15, $15 }' "/proc/$1/stat"; }
 # read and write system calls of process $1 so far: "reads writes" (0 0 where /proc/PID/io cannot be read).
 syscalls() { awk '$1 == "syscr:" { r = $2 } $1 == "syscw:" { w = $2 } END { print r + 0, w + 0 }' "/proc/$1/io" \
     2> /dev/null || echo "0 0"; }
@@ -144,7 +144,8 @@ echo "\`scripts/sluice mock-engine --speedup-ratio 1000\`; chat completion, 16 o
 echo "${warmup} s with \`wrk -t1 -c16\`, then measured ${secs} s with \`wrk -t1 -c16\` in each of ${rounds} rounds,"
 echo "the paths taking turns: CPU is utime + stime of the proxy process (\`/proc/PID/stat\`) over a run divided by"
 echo "the requests completed. The c=16 columns are the medians of the rounds; \"rounds\" gives the range of their"
-echo "CPU. Then p50 with one connection and req/s with 32 (${secs} s each, once). All on the same $(nproc) cores as"
+echo "CPU, and \"in kernel\" the median of its system part (stime) per request. Then p50 with one connection and"
+echo "req/s with 32 (${secs} s each, once). All on the same $(nproc) cores as"
 echo "the engine and wrk; \"x\" columns are ratios to HAProxy in the same mode, \"+\" the added p50 over"
 echo "HAProxy's; reads and writes are the proxy's read and write system calls per request over a c=16 run"
 echo "(\`/proc/PID/io\` syscr, syscw; HAProxy's recv and send are not counted there); sleeps and preempted are its"
@@ -156,9 +157,9 @@ echo "Helidon WebClient, the answer relayed; no admission, journal or JSON parse
 echo "\`NettyProxy\`, the same on Netty's HTTP codecs on NIO event loops, one per core, each client connection paired"
 echo "with its own upstream connection: what an event-loop server and client cost on the JVM without virtual threads."
 echo
-echo "| path | stream | CPU/req µs | rounds | x | req/s c=16 | x | req/s c=32 | x | p50 µs c=1 | + | p50 µs c=16 |" \
-    "reads | writes | sleeps | preempted | non-2xx |"
-echo "| --- | --- |$(printf ' ---: |%.0s' $(seq 1 15))"
+echo "| path | stream | CPU/req µs | rounds | in kernel µs | x | req/s c=16 | x | req/s c=32 | x | p50 µs c=1 | + |" \
+    "p50 µs c=16 | reads | writes | sleeps | preempted | non-2xx |"
+echo "| --- | --- |$(printf ' ---: |%.0s' $(seq 1 16))"
 rows=("HAProxy|$haproxy_port|$haproxy_pid" \
     "bare Helidon server (no upstream)|$bare_server_port|$bare_server_pid" \
     "bare Helidon proxy|$bare_proxy_port|$bare_proxy_pid" "bare Netty proxy|$netty_proxy_port|$netty_proxy_pid" \
@@ -166,18 +167,19 @@ rows=("HAProxy|$haproxy_port|$haproxy_pid" \
 # One c=16 run of path $1 (port $2, pid $3, stream $4), appended to its rounds file as
 # "cpu_us reqs_per_s p50_us reads writes sleeps preempted non2xx".
 measure() {
-    local url="http://127.0.0.1:$2" before after r0 w0 v0 i0 r1 w1 v1 i1 n p50 rps bad
-    before=$(cpu_ticks "$3")
+    local url="http://127.0.0.1:$2" before after s0 s1 r0 w0 v0 i0 r1 w1 v1 i1 n p50 rps bad
+    read -r before s0 < <(cpu_ticks "$3")
     read -r r0 w0 < <(syscalls "$3")
     read -r v0 i0 < <(switches "$3")
     read -r n p50 rps bad < <(run_wrk "$url" 16 "$4" "$secs")
-    after=$(cpu_ticks "$3")
+    read -r after s1 < <(cpu_ticks "$3")
     read -r r1 w1 < <(syscalls "$3")
     read -r v1 i1 < <(switches "$3")
     awk -v t=$((after - before)) -v us="$tick_us" -v n="$n" -v rps="$rps" -v p50="$p50" -v r=$((r1 - r0)) \
-        -v w=$((w1 - w0)) -v v=$((v1 - v0)) -v i=$((i1 - i0)) -v bad="$bad" 'BEGIN {
+        -v w=$((w1 - w0)) -v v=$((v1 - v0)) -v i=$((i1 - i0)) -v bad="$bad" -v s=$((s1 - s0)) 'BEGIN {
             if (n == 0) n = -1
-            printf "%.1f %s %s %.2f %.2f %.2f %.2f %d\n", t * us / n, rps, p50, r / n, w / n, v / n, i / n, bad }' \
+            printf "%.1f %s %s %.2f %.2f %.2f %.2f %d %.1f\n", t * us / n, rps, p50, r / n, w / n, v / n, i / n, bad,
+                s * us / n }' \
         >> "$out/rounds-$1-$4.txt"
 }
 # The median of column $2 of file $1.
@@ -201,7 +203,7 @@ for stream in false true; do
         url="http://127.0.0.1:$port"
         f="$out/rounds-$i-$stream.txt"
         cpu=$(median "$f" 1); rps16=$(median "$f" 2); p50=$(median "$f" 3); reads=$(median "$f" 4)
-        writes=$(median "$f" 5); sleeps=$(median "$f" 6); preempted=$(median "$f" 7)
+        writes=$(median "$f" 5); sleeps=$(median "$f" 6); preempted=$(median "$f" 7); kernel=$(median "$f" 9)
         bad=$(awk '{ s += $8 } END { print s + 0 }' "$f")
         spread=$(sort -n "$f" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }')
         read -r _ p1 _ bad1 < <(run_wrk "$url" 1 "$stream" "$secs")
@@ -211,7 +213,7 @@ for stream in false true; do
             # HAProxy calls recv and send, which syscr and syscw do not count.
             reads="—"; writes="—"
         fi
-        echo "| $name | $stream | $cpu | $spread | $(ratio "$cpu" "$hcpu") | $rps16 | $(ratio "$rps16" "$h16") |" \
+        echo "| $name | $stream | $cpu | $spread | $kernel | $(ratio "$cpu" "$hcpu") | $rps16 | $(ratio "$rps16" "$h16") |" \
             "$rps32 | $(ratio "$rps32" "$h32") | $p1 | $((p1 - hp1)) | $p50 | $reads | $writes | $sleeps |" \
             "$preempted | $((bad + bad1 + bad32)) |"
     done
