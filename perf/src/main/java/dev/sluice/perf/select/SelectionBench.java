@@ -27,8 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * KV-aware placement of one request among {@link #workers} ranks: {@code findMatches} alone, and
- * {@code findMatches} plus filling the candidates (overlap, booked load, new blocks) and the default selector's
- * choice. The fleet serves chats over {@value #SYSTEM_PROMPTS} system prompts of {@value #SYSTEM_BLOCKS} blocks:
+ * {@code findMatches} plus filling the candidates (overlap, booked load, new blocks, and each rank's record: its
+ * outside load and advertised capacity) and the default selector's choice. The fleet serves chats over {@value #SYSTEM_PROMPTS} system prompts of {@value #SYSTEM_BLOCKS} blocks:
  * each rank caches {@value #CACHED_CHATS} chats, taking the system prompts in turn, and has the first
  * {@value #BOOKED_PER_WORKER} of them booked. Requests are a system prompt plus a {@value #TAIL_BLOCKS}-block
  * tail, half of them continuing a cached chat. Hashing the tokens is not measured (the router does it once per
@@ -36,8 +36,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The whole selection is split into its steps, so that a report shows where its time goes: {@code findMatches}
  * (the KV-index walk), {@code matchBooked} (the walk over the booked blocks), {@code fillCandidates} (one candidate
- * per rank from the two walks' results and its booked load, read by its load slot from the active sequences' arrays,
- * each costed for the default selector as it is added) and {@code select} (the default selector's choice over the
+ * per rank from the two walks' results, its booked load read by its load slot from the active sequences' arrays and
+ * its {@link Rank} record, each costed for the default selector as it is added, as {@code WorkerTable.select} fills
+ * for a class without queueing, so no rank is skipped as busy) and {@code select} (the default selector's choice over the
  * filled candidates: at temperature 0 the cheapest is already known, above it a draw). The last two rerun on the last
  * request's results, so their data is warm; the steps add up to about {@code findMatchesAndSelect}.
  *
@@ -58,6 +59,10 @@ public class SelectionBench {
     private static final int BOOKED_PER_WORKER = 4;
     private static final int TAIL_BLOCKS = 16;
     private static final int REQUESTS = 1024;
+    /** Outside blocks of every rank's last report: the same on each, so costs tie as the bookings make them. */
+    private static final long OUTSIDE_BLOCKS = 8;
+    private static final long TOTAL_KV_BLOCKS = 4096;
+    private static final long MAX_NUM_BATCHED_TOKENS = 8192;
 
     @Param({"8", "32", "128"})
     public int workers;
@@ -79,6 +84,10 @@ public class SelectionBench {
     private final SelectionCandidates candidates = new SelectionCandidates();
     private DefaultWorkerSelector selector;
     private WorkerWithDpRank[] ranks;
+    /** Each rank's record in worker order, as the router's table keeps them. */
+    private Rank[] records;
+    /** The record behind each candidate, as the router keeps it to answer with the chosen rank's record. */
+    private Rank[] chosenFrom;
     private ActiveLoad[] loads;
     private int[] loadSlots;
     private int[] slots;
@@ -117,7 +126,10 @@ public class SelectionBench {
         loads = new ActiveLoad[workers];
         loadSlots = new int[workers];
         slots = new int[workers];
+        records = new Rank[workers];
+        chosenFrom = new Rank[workers];
         for (int w = 0; w < workers; w++) {
+            records[w] = new Rank(ranks[w], MAX_NUM_BATCHED_TOKENS, TOTAL_KV_BLOCKS, OUTSIDE_BLOCKS);
             loads[w] = active.load(ranks[w]);
             loadSlots[w] = loads[w].slot();
             slots[w] = index.slot(ranks[w]);
@@ -150,13 +162,7 @@ public class SelectionBench {
         index.findMatches(local, scores);
         // Booked blocks of every rank in one walk over the request's blocks, as the router does.
         active.matchBooked(sequence, sequence.length);
-        candidates.reset((long) local.length * BLOCK_SIZE, local.length, null, null);
-        for (int w = 0; w < ranks.length; w++) {
-            int loadSlot = loadSlots[w];
-            // Every figure in one add, as the router fills them (no published capacity here).
-            candidates.add(ranks[w], scores.blocksAt(slots[w]), active.newBlocksOfMatchedAt(loadSlot, sequence.length),
-                active.activePrefillTokensAt(loadSlot), active.activeBlocksAt(loadSlot), -1, -1);
-        }
+        fill(local.length);
         return selector.select(candidates);
     }
 
@@ -172,13 +178,31 @@ public class SelectionBench {
     @Benchmark
     public int fillCandidates() {
         int blocks = requestSequence[(next - 1) & (REQUESTS - 1)].length;
-        candidates.reset((long) blocks * BLOCK_SIZE, blocks, null, null);
-        for (int w = 0; w < ranks.length; w++) {
-            int loadSlot = loadSlots[w];
-            candidates.add(ranks[w], scores.blocksAt(slots[w]), active.newBlocksOfMatchedAt(loadSlot, blocks),
-                active.activePrefillTokensAt(loadSlot), active.activeBlocksAt(loadSlot), -1, -1);
-        }
+        fill(blocks);
         return candidates.candidateCount();
+    }
+
+    /**
+     * One candidate per rank for a request of {@code blocks} blocks, with the reads {@code WorkerTable.select} makes
+     * per rank: its record, its load slot's figures, its KV slot's overlap, and the record behind the candidate kept.
+     */
+    private void fill(int blocks) {
+        candidates.reset((long) blocks * BLOCK_SIZE, blocks, null, null);
+        Rank[] ranked = records;
+        for (int w = 0; w < ranked.length; w++) {
+            Rank rank = ranked[w];
+            int loadSlot = loadSlots[w];
+            long prefill = active.activePrefillTokensAt(loadSlot);
+            int overlap = scores.blocksAt(slots[w]);
+            int newBlocks = active.newBlocksOfMatchedAt(loadSlot, blocks);
+            int slot = candidates.candidateCount();
+            if (chosenFrom[slot] != rank) {
+                chosenFrom[slot] = rank;
+            }
+            long booked = active.activeBlocksAt(loadSlot);
+            candidates.add(rank.id, overlap, newBlocks, prefill, booked + rank.outsideBlocks, rank.totalKvBlocks,
+                rank.maxNumBatchedTokens);
+        }
     }
 
     /** The default selector's choice among the last filled candidates, alone. */
@@ -200,10 +224,27 @@ public class SelectionBench {
             ActiveLoad load = loads[w];
             int newBlocks = load.newBlocks(sequence, sequence.length, heldGuess);
             heldGuess = sequence.length - newBlocks;
-            candidates.add(ranks[w], scores.blocksAt(slots[w]), newBlocks, load.activePrefillTokens(),
-                load.activeBlocks(), -1, -1);
+            Rank rank = records[w];
+            candidates.add(rank.id, scores.blocksAt(slots[w]), newBlocks, load.activePrefillTokens(),
+                load.activeBlocks() + rank.outsideBlocks, rank.totalKvBlocks, rank.maxNumBatchedTokens);
         }
         return selector.select(candidates);
+    }
+
+    /** A rank's record as the router's table holds it: its id, advertised settings and last reported outside load. */
+    private static final class Rank {
+        final WorkerWithDpRank id;
+        // Not final, as in the router's record: a rank that joins again may change its settings.
+        long maxNumBatchedTokens;
+        long totalKvBlocks;
+        long outsideBlocks;
+
+        Rank(WorkerWithDpRank id, long maxNumBatchedTokens, long totalKvBlocks, long outsideBlocks) {
+            this.id = id;
+            this.maxNumBatchedTokens = maxNumBatchedTokens;
+            this.totalKvBlocks = totalKvBlocks;
+            this.outsideBlocks = outsideBlocks;
+        }
     }
 
     private static long[] randomBlocks(SplittableRandom random, int count) {
