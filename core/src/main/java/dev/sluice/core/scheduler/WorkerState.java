@@ -2,13 +2,14 @@ package dev.sluice.core.scheduler;
 
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.select.ActiveLoad;
+import dev.sluice.core.select.SelectionCandidates;
 import java.util.OptionalLong;
 
 /**
  * One registered worker rank's settings as it advertised them, and the outside load its engine last reported. The
  * router's own load on it lives in {@code ActiveSequences}. Owned by the scheduler thread; not thread-safe.
  */
-final class WorkerState {
+final class WorkerState implements SelectionCandidates.Rank {
     final WorkerWithDpRank id;
     long maxNumBatchedTokens;
     /** Advertised KV capacity in blocks, {@code -1} when unpublished: a primitive, as placement reads it per rank. */
@@ -33,6 +34,26 @@ final class WorkerState {
     void settings(long maxNumBatchedTokens, OptionalLong totalKvBlocks) {
         this.maxNumBatchedTokens = maxNumBatchedTokens;
         this.totalKvBlocks = totalKvBlocks.orElse(-1);
+    }
+
+    @Override
+    public WorkerWithDpRank id() {
+        return id;
+    }
+
+    @Override
+    public long outsideBlocks() {
+        return outsideBlocks;
+    }
+
+    @Override
+    public long totalKvBlocks() {
+        return totalKvBlocks;
+    }
+
+    @Override
+    public long maxNumBatchedTokens() {
+        return maxNumBatchedTokens;
     }
 
     /** The advertised KV capacity, if published. */

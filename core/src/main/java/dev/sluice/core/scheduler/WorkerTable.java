@@ -46,10 +46,8 @@ public final class WorkerTable implements DispatchGate {
     private WorkerState[] ordered = new WorkerState[0];
     /** Each worker's load slot in {@link #active}, by place in {@link #ordered}: its figures are read as arrays. */
     private int[] loadSlots = new int[0];
-    /** Each worker's KV-index slot by place in {@link #ordered} as of {@link #kvSlotsVersion}: see {@link #kvSlots}. */
-    private int[] kvSlots = new int[0];
-    /** The index's slot version {@link #kvSlots} was read at; -1 (never the index's): to be read. */
-    private long kvSlotsVersion = -1;
+    /** Each worker's KV-index slot by place in {@link #ordered}. */
+    private final KvSlotsByPlace kvSlots = new KvSlotsByPlace(index);
     /** The worker behind each candidate of the selection running now, by candidate index (no lookup by id). */
     private WorkerState[] chosenFrom = new WorkerState[0];
     private volatile List<RequestClassifierWorker> snapshot = List.of();
@@ -201,21 +199,6 @@ public final class WorkerTable implements DispatchGate {
     }
 
     /**
-     * Every worker's KV-index slot by place in {@link #ordered} (-1: none), looked up again only after the index
-     * assigned or freed a slot or the workers changed.
-     */
-    private int[] kvSlots() {
-        long current = index.slotsVersion();
-        if (kvSlotsVersion != current) {
-            for (int i = 0; i < ordered.length; i++) {
-                kvSlots[i] = index.slot(ordered[i].id);
-            }
-            kvSlotsVersion = current;
-        }
-        return kvSlots;
-    }
-
-    /**
      * Chooses the rank for a dispatched request with the selector, or {@code null} when none is eligible. A
      * selector exception propagates to the caller, which fails that request only.
      */
@@ -237,14 +220,39 @@ public final class WorkerTable implements DispatchGate {
         }
         // No lookup per candidate and no load object visited: overlap by KV slot and booked blocks and load by load
         // slot, from the walks above and the active sequences' arrays; settings and outside load from the record.
+        int[] kvSlotsNow = blocks == 0 ? null : kvSlots.slots(ordered);
+        // Every rank a candidate: one pass over them all, and candidate i is ordered[i].
+        boolean everyRank = matched && !skipBusy;
+        if (everyRank) {
+            candidates.addRanks(ordered, kvSlotsNow, loadSlots, scores, active);
+        } else {
+            addEligible(pin, skipBusy ? spec : null, sequence, blocks, matched, kvSlotsNow);
+        }
+        if (candidates.candidateCount() == 0) {
+            return null;
+        }
+        int chosen = selector.select(candidates);
+        if (chosen == WorkerSelector.NONE) {
+            return null;
+        }
+        if (chosen < 0 || chosen >= candidates.candidateCount()) {
+            throw new IllegalStateException("worker selector returned candidate " + chosen + " of "
+                + candidates.candidateCount());
+        }
+        request.dispatchOverlapBlocks = candidates.overlapBlocks(chosen);
+        return everyRank ? ordered[chosen] : chosenFrom[chosen];
+    }
+
+    /** Adds the ranks that are the pin (if any) and not busy for {@code busyFor} (if not {@code null}). */
+    private void addEligible(WorkerWithDpRank pin, PolicyClassSpec busyFor, long[] sequence, int blocks,
+                             boolean matched, int[] kvSlotsNow) {
         WorkerState[] workers = ordered;
         int[] slots = loadSlots;
-        int[] kvSlotsNow = blocks == 0 ? null : kvSlots();
         for (int i = 0; i < workers.length; i++) {
             WorkerState worker = workers[i];
             int loadSlot = slots[i];
             long prefill = active.activePrefillTokensAt(loadSlot);
-            if ((pin != null && !pin.equals(worker.id)) || (skipBusy && busy(spec, worker, prefill))) {
+            if ((pin != null && !pin.equals(worker.id)) || (busyFor != null && busy(busyFor, worker, prefill))) {
                 continue;
             }
             int overlap = blocks == 0 ? 0 : scores.blocksAt(kvSlotsNow[i]);
@@ -259,19 +267,6 @@ public final class WorkerTable implements DispatchGate {
             candidates.add(worker.id, overlap, newBlocks, prefill, booked + worker.outsideBlocks, worker.totalKvBlocks,
                 worker.maxNumBatchedTokens);
         }
-        if (candidates.candidateCount() == 0) {
-            return null;
-        }
-        int chosen = selector.select(candidates);
-        if (chosen == WorkerSelector.NONE) {
-            return null;
-        }
-        if (chosen < 0 || chosen >= candidates.candidateCount()) {
-            throw new IllegalStateException("worker selector returned candidate " + chosen + " of "
-                + candidates.candidateCount());
-        }
-        request.dispatchOverlapBlocks = candidates.overlapBlocks(chosen);
-        return chosenFrom[chosen];
     }
 
     private boolean anyFree(PolicyClassSpec spec, WorkerWithDpRank pin) {
@@ -378,8 +373,7 @@ public final class WorkerTable implements DispatchGate {
         workers.sort((a, b) -> a.id.compareTo(b.id));
         ordered = workers.toArray(new WorkerState[0]);
         loadSlots = new int[ordered.length];
-        kvSlots = new int[ordered.length];
-        kvSlotsVersion = -1;
+        kvSlots.places(ordered.length);
         for (int i = 0; i < ordered.length; i++) {
             // Fixed while the worker is registered: its load is removed only when it leaves.
             loadSlots[i] = ordered[i].load.slot();

@@ -8,16 +8,17 @@ import java.util.Objects;
 /**
  * The reusable {@link SelectionInputs} the router fills for each selection: {@link #reset} with the request, then
  * one {@link #add} per eligible worker in worker order, either with every figure at once (the router) or with the
- * matches only, each optionally followed by {@link #load} and {@link #capacity}. Arrays grow to the largest candidate
+ * matches only, each optionally followed by {@link #load} and {@link #capacity}; or, when every registered rank is
+ * a candidate, all of them in one {@link #addRanks} (the router). Arrays grow to the largest candidate
  * count seen and are then reused, so a warm instance allocates nothing; they keep the last candidates' worker records
  * (harmless values) so that a selection over the same workers as the last one stores no references. Plugin tests can
  * use it to feed a selector.
  *
  * <p>Once the built-in {@link DefaultWorkerSelector} has selected over an instance ({@link #costBy}), every full
- * {@link #add} also computes that selector's cost of the candidate and keeps the cheapest and the cost range (not
- * the costs: a draw recosts the few candidates it tries): the figures are in registers then, so the selector needs
- * no second pass over every candidate's arrays. An amended load
- * ({@link #load}) leaves the costs to that selector's own pass.
+ * {@link #add} (and {@link #addRanks}) also computes that selector's cost of the candidate and keeps the cheapest and
+ * the cost range (not the costs: a draw recosts the few candidates it tries): the figures are at hand then, so the
+ * selector needs no second pass over every candidate's arrays. An amended load ({@link #load}) leaves the costs to
+ * that selector's own pass.
  *
  * <p>Owned by the scheduler thread; not thread-safe.
  */
@@ -84,12 +85,70 @@ public final class SelectionCandidates implements SelectionInputs {
         this.activeDecodeBlocks[count] = activeDecodeBlocks;
         this.totalKvBlocks[count] = totalKvBlocks;
         this.maxNumBatchedTokens[count] = maxNumBatchedTokens;
-        DefaultWorkerSelector selector = costedBy;
-        if (selector != null) {
-            addCost(count, selector.cost(inputTokens, overlapBlocks, activePrefillTokens, activeDecodeBlocks,
-                newBlocks));
-        }
         count++;
+        if (costedBy != null) {
+            costFrom(count - 1);
+        }
+        return this;
+    }
+
+    /** A rank's own figures as {@link #addRanks} reads them: the router's record of a registered rank. */
+    public interface Rank {
+        /** The rank, never {@code null}. */
+        WorkerWithDpRank id();
+
+        /** KV blocks in use on the rank beyond the router's own bookings, by its engine's last report. */
+        long outsideBlocks();
+
+        /** The advertised KV capacity in blocks, {@code -1} = unpublished. */
+        long totalKvBlocks();
+
+        long maxNumBatchedTokens();
+    }
+
+    /**
+     * Adds every one of {@code ranks} in order, each as a full {@link #add} would: its overlap from {@code scores} by
+     * its KV slot {@code kvSlots[i]} ({@link KvIndex#slot}; {@code kvSlots} {@code null}: the request has no blocks),
+     * its new blocks and booked load from {@code active} by its load slot {@code loadSlots[i]}
+     * ({@link ActiveLoad#slot}; {@link ActiveSequences#matchBooked} last ran over this request's
+     * {@link #requestBlocks}), its outside blocks counted in its decode blocks, and its capacity. One pass with the
+     * arrays, the place and the cost range in locals, where one {@link #add} per rank reloads each array and the count
+     * and checks each array against the count.
+     */
+    public SelectionCandidates addRanks(Rank[] ranks, int[] kvSlots, int[] loadSlots, OverlapScores scores,
+                                        ActiveSequences active) {
+        int start = count;
+        int end = start + ranks.length;
+        if (end > workers.length) {
+            grow(Math.max(end, workers.length * 2));
+        }
+        WorkerWithDpRank[] ids = workers;
+        int[] overlaps = overlapBlocks;
+        int[] news = newBlocks;
+        long[] prefills = activePrefillTokens;
+        long[] decodes = activeDecodeBlocks;
+        long[] capacities = totalKvBlocks;
+        long[] batches = maxNumBatchedTokens;
+        int blocks = requestBlocks;
+        for (int i = 0; i < ranks.length; i++) {
+            Rank rank = ranks[i];
+            int place = start + i;
+            int loadSlot = loadSlots[i];
+            WorkerWithDpRank id = rank.id();
+            if (ids[place] != id) {
+                ids[place] = id;
+            }
+            overlaps[place] = kvSlots == null ? 0 : scores.blocksAt(kvSlots[i]);
+            news[place] = active.newBlocksOfMatchedAt(loadSlot, blocks);
+            prefills[place] = active.activePrefillTokensAt(loadSlot);
+            decodes[place] = active.activeBlocksAt(loadSlot) + rank.outsideBlocks();
+            capacities[place] = rank.totalKvBlocks();
+            batches[place] = rank.maxNumBatchedTokens();
+        }
+        count = end;
+        if (costedBy != null) {
+            costFrom(start);
+        }
         return this;
     }
 
@@ -117,10 +176,7 @@ public final class SelectionCandidates implements SelectionInputs {
         costedBy = selector;
         sampled = selector.samples();
         clearCosts();
-        for (int i = 0; i < count; i++) {
-            addCost(i, selector.cost(inputTokens, overlapBlocks[i], activePrefillTokens[i], activeDecodeBlocks[i],
-                newBlocks[i]));
-        }
+        costFrom(0);
     }
 
     /** Whether every candidate's cost by {@code selector} is known ({@link #costBy}). */
@@ -150,16 +206,34 @@ public final class SelectionCandidates implements SelectionInputs {
         cheapest = 0;
     }
 
-    private void addCost(int candidate, double cost) {
-        // Strictly cheaper only: of equal costs the first candidate stays the cheapest. Comparisons, not Math.min/max:
-        // costs are never NaN nor -0.0, and a predictable branch does not chain one candidate's latency onto the next.
-        if (cost < minCost) {
-            minCost = cost;
-            cheapest = candidate;
+    /** Takes the costs by {@link #costedBy} of candidates {@code [from .. count)} into the cheapest and the range. */
+    private void costFrom(int from) {
+        DefaultWorkerSelector selector = costedBy;
+        boolean keepMax = sampled;
+        long tokens = inputTokens;
+        int[] overlaps = overlapBlocks;
+        int[] news = newBlocks;
+        long[] prefills = activePrefillTokens;
+        long[] decodes = activeDecodeBlocks;
+        double min = minCost;
+        double max = maxCost;
+        int first = cheapest;
+        for (int i = from; i < count; i++) {
+            double cost = selector.cost(tokens, overlaps[i], prefills[i], decodes[i], news[i]);
+            // Strictly cheaper only: of equal costs the first candidate stays the cheapest. Comparisons, not
+            // Math.min/max: costs are never NaN nor -0.0, and a predictable branch does not chain one candidate's
+            // latency onto the next.
+            if (cost < min) {
+                min = cost;
+                first = i;
+            }
+            if (keepMax && cost > max) {
+                max = cost;
+            }
         }
-        if (sampled && cost > maxCost) {
-            maxCost = cost;
-        }
+        minCost = min;
+        maxCost = max;
+        cheapest = first;
     }
 
     /** The overlap of candidate {@code i} at {@code [i]}, {@code 0 <= i < candidateCount()}; not to be written. */

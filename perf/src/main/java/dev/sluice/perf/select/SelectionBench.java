@@ -28,19 +28,20 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * KV-aware placement of one request among {@link #workers} ranks: {@code findMatches} alone, and
  * {@code findMatches} plus filling the candidates (overlap, booked load, new blocks, and each rank's record: its
- * outside load and advertised capacity) and the default selector's choice. The fleet serves chats over {@value #SYSTEM_PROMPTS} system prompts of {@value #SYSTEM_BLOCKS} blocks:
- * each rank caches {@value #CACHED_CHATS} chats, taking the system prompts in turn, and has the first
- * {@value #BOOKED_PER_WORKER} of them booked. Requests are a system prompt plus a {@value #TAIL_BLOCKS}-block
- * tail, half of them continuing a cached chat. Hashing the tokens is not measured (the router does it once per
- * request, before selection).
+ * outside load and advertised capacity) and the default selector's choice. The fleet serves chats over
+ * {@value #SYSTEM_PROMPTS} system prompts of {@value #SYSTEM_BLOCKS} blocks: each rank caches {@value #CACHED_CHATS}
+ * chats, taking the system prompts in turn, and has the first {@value #BOOKED_PER_WORKER} of them booked. Requests
+ * are a system prompt plus a {@value #TAIL_BLOCKS}-block tail, half of them continuing a cached chat. Hashing the
+ * tokens is not measured (the router does it once per request, before selection).
  *
  * <p>The whole selection is split into its steps, so that a report shows where its time goes: {@code findMatches}
  * (the KV-index walk), {@code matchBooked} (the walk over the booked blocks), {@code fillCandidates} (one candidate
  * per rank from the two walks' results, its booked load read by its load slot from the active sequences' arrays and
- * its {@link Rank} record, each costed for the default selector as it is added, as {@code WorkerTable.select} fills
- * for a class without queueing, so no rank is skipped as busy) and {@code select} (the default selector's choice over the
- * filled candidates: at temperature 0 the cheapest is already known, above it a draw). The last two rerun on the last
- * request's results, so their data is warm; the steps add up to about {@code findMatchesAndSelect}.
+ * its {@link Rank} record, all ranks in one {@link SelectionCandidates#addRanks} and costed for the default selector
+ * there, as {@code WorkerTable.select} fills for a class without queueing, where no rank is skipped as busy) and
+ * {@code select} (the default selector's choice over the filled candidates: at temperature 0 the cheapest is already
+ * known, above it a draw). The last two rerun on the last request's results, so their data is warm; the steps add up
+ * to about {@code findMatchesAndSelect}.
  *
  * <p>Run: {@code java -jar perf/target/benchmarks.jar SelectionBench -prof gc}; 0 B/op in
  * {@code gc.alloc.rate.norm} is the target.
@@ -86,8 +87,6 @@ public class SelectionBench {
     private WorkerWithDpRank[] ranks;
     /** Each rank's record in worker order, as the router's table keeps them. */
     private Rank[] records;
-    /** The record behind each candidate, as the router keeps it to answer with the chosen rank's record. */
-    private Rank[] chosenFrom;
     private ActiveLoad[] loads;
     private int[] loadSlots;
     private int[] slots;
@@ -127,7 +126,6 @@ public class SelectionBench {
         loadSlots = new int[workers];
         slots = new int[workers];
         records = new Rank[workers];
-        chosenFrom = new Rank[workers];
         for (int w = 0; w < workers; w++) {
             records[w] = new Rank(ranks[w], MAX_NUM_BATCHED_TOKENS, TOTAL_KV_BLOCKS, OUTSIDE_BLOCKS);
             loads[w] = active.load(ranks[w]);
@@ -183,26 +181,12 @@ public class SelectionBench {
     }
 
     /**
-     * One candidate per rank for a request of {@code blocks} blocks, with the reads {@code WorkerTable.select} makes
-     * per rank: its record, its load slot's figures, its KV slot's overlap, and the record behind the candidate kept.
+     * One candidate per rank for a request of {@code blocks} blocks, as {@code WorkerTable.select} adds them when every
+     * rank is a candidate: all at once from their records, load slots and KV slots.
      */
     private void fill(int blocks) {
         candidates.reset((long) blocks * BLOCK_SIZE, blocks, null, null);
-        Rank[] ranked = records;
-        for (int w = 0; w < ranked.length; w++) {
-            Rank rank = ranked[w];
-            int loadSlot = loadSlots[w];
-            long prefill = active.activePrefillTokensAt(loadSlot);
-            int overlap = scores.blocksAt(slots[w]);
-            int newBlocks = active.newBlocksOfMatchedAt(loadSlot, blocks);
-            int slot = candidates.candidateCount();
-            if (chosenFrom[slot] != rank) {
-                chosenFrom[slot] = rank;
-            }
-            long booked = active.activeBlocksAt(loadSlot);
-            candidates.add(rank.id, overlap, newBlocks, prefill, booked + rank.outsideBlocks, rank.totalKvBlocks,
-                rank.maxNumBatchedTokens);
-        }
+        candidates.addRanks(records, slots, loadSlots, scores, active);
     }
 
     /** The default selector's choice among the last filled candidates, alone. */
@@ -232,7 +216,7 @@ public class SelectionBench {
     }
 
     /** A rank's record as the router's table holds it: its id, advertised settings and last reported outside load. */
-    private static final class Rank {
+    private static final class Rank implements SelectionCandidates.Rank {
         final WorkerWithDpRank id;
         // Not final, as in the router's record: a rank that joins again may change its settings.
         long maxNumBatchedTokens;
@@ -244,6 +228,26 @@ public class SelectionBench {
             this.maxNumBatchedTokens = maxNumBatchedTokens;
             this.totalKvBlocks = totalKvBlocks;
             this.outsideBlocks = outsideBlocks;
+        }
+
+        @Override
+        public WorkerWithDpRank id() {
+            return id;
+        }
+
+        @Override
+        public long outsideBlocks() {
+            return outsideBlocks;
+        }
+
+        @Override
+        public long totalKvBlocks() {
+            return totalKvBlocks;
+        }
+
+        @Override
+        public long maxNumBatchedTokens() {
+            return maxNumBatchedTokens;
         }
     }
 
