@@ -130,6 +130,14 @@ public final class SelectionCandidates implements SelectionInputs {
         long[] capacities = totalKvBlocks;
         long[] batches = maxNumBatchedTokens;
         int blocks = requestBlocks;
+        // Costed as filled, the figures still in registers: no second pass reads them back. The cheapest and the range
+        // follow costFrom's rule.
+        DefaultWorkerSelector selector = costedBy;
+        boolean keepMax = sampled;
+        long tokens = inputTokens;
+        double min = minCost;
+        double max = maxCost;
+        int first = cheapest;
         for (int i = 0; i < ranks.length; i++) {
             Rank rank = ranks[i];
             int place = start + i;
@@ -138,17 +146,31 @@ public final class SelectionCandidates implements SelectionInputs {
             if (ids[place] != id) {
                 ids[place] = id;
             }
-            overlaps[place] = kvSlots == null ? 0 : scores.blocksAt(kvSlots[i]);
-            news[place] = active.newBlocksOfMatchedAt(loadSlot, blocks);
-            prefills[place] = active.activePrefillTokensAt(loadSlot);
-            decodes[place] = active.activeBlocksAt(loadSlot) + rank.outsideBlocks();
+            int overlap = kvSlots == null ? 0 : scores.blocksAt(kvSlots[i]);
+            int unbooked = active.newBlocksOfMatchedAt(loadSlot, blocks);
+            long prefill = active.activePrefillTokensAt(loadSlot);
+            long decode = active.activeBlocksAt(loadSlot) + rank.outsideBlocks();
+            overlaps[place] = overlap;
+            news[place] = unbooked;
+            prefills[place] = prefill;
+            decodes[place] = decode;
             capacities[place] = rank.totalKvBlocks();
             batches[place] = rank.maxNumBatchedTokens();
+            if (selector != null) {
+                double cost = selector.cost(tokens, overlap, prefill, decode, unbooked);
+                if (cost < min) {
+                    min = cost;
+                    first = place;
+                }
+                if (keepMax && cost > max) {
+                    max = cost;
+                }
+            }
         }
         count = end;
-        if (costedBy != null) {
-            costFrom(start);
-        }
+        minCost = min;
+        maxCost = max;
+        cheapest = first;
         return this;
     }
 
