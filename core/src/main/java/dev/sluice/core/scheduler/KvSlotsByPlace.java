@@ -11,6 +11,7 @@ import dev.sluice.core.select.KvIndex;
  */
 final class KvSlotsByPlace {
     private final KvIndex index;
+    private WorkerState[] ordered = new WorkerState[0];
     private int[] slots = new int[0];
     /** The index's slot version {@link #slots} was read at; -1 (never the index's): to be read. */
     private long version = -1;
@@ -19,14 +20,16 @@ final class KvSlotsByPlace {
         this.index = index;
     }
 
-    /** The workers changed: {@code count} places, every slot to be read again. */
-    void places(int count) {
-        slots = new int[count];
+    /** The workers changed: they are now {@code ordered}, every slot to be read again. */
+    void places(WorkerState[] ordered) {
+        this.ordered = ordered;
+        slots = new int[ordered.length];
         version = -1;
     }
 
-    /** The slot of the worker in each place of {@code ordered}, the workers last given to {@link #places}. */
-    int[] slots(WorkerState[] ordered) {
+    /** The slot of the worker in each place of the workers last given to {@link #places}. */
+    int[] slots() {
+        WorkerState[] ordered = this.ordered;
         long current = index.slotsVersion();
         if (version != current) {
             for (int i = 0; i < ordered.length; i++) {

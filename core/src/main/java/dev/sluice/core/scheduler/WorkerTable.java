@@ -220,7 +220,7 @@ public final class WorkerTable implements DispatchGate {
         }
         // No lookup per candidate and no load object visited: overlap by KV slot and booked blocks and load by load
         // slot, from the walks above and the active sequences' arrays; settings and outside load from the record.
-        int[] kvSlotsNow = blocks == 0 ? null : kvSlots.slots(ordered);
+        int[] kvSlotsNow = blocks == 0 ? null : kvSlots.slots();
         // Every rank a candidate: one pass over them all, and candidate i is ordered[i].
         boolean everyRank = matched && !skipBusy;
         if (everyRank) {
@@ -373,7 +373,7 @@ public final class WorkerTable implements DispatchGate {
         workers.sort((a, b) -> a.id.compareTo(b.id));
         ordered = workers.toArray(new WorkerState[0]);
         loadSlots = new int[ordered.length];
-        kvSlots.places(ordered.length);
+        kvSlots.places(ordered);
         for (int i = 0; i < ordered.length; i++) {
             // Fixed while the worker is registered: its load is removed only when it leaves.
             loadSlots[i] = ordered[i].load.slot();
