@@ -165,7 +165,7 @@ rows=("HAProxy|$haproxy_port|$haproxy_pid" \
     "bare Helidon proxy|$bare_proxy_port|$bare_proxy_pid" "bare Netty proxy|$netty_proxy_port|$netty_proxy_pid" \
     "sluice serve --no-journal|$plain_port|$plain_pid" "sluice serve, journal on|$journal_port|$journal_pid")
 # One c=16 run of path $1 (port $2, pid $3, stream $4), appended to its rounds file as
-# "cpu_us reqs_per_s p50_us reads writes sleeps preempted non2xx".
+# "cpu_us reqs_per_s p50_us reads writes sleeps preempted non2xx kernel_us".
 measure() {
     local url="http://127.0.0.1:$2" before after s0 s1 r0 w0 v0 i0 r1 w1 v1 i1 n p50 rps bad
     read -r before s0 < <(cpu_ticks "$3")
