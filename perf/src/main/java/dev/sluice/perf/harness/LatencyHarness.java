@@ -23,7 +23,8 @@ import java.util.Locale;
  * <p>Usage: {@code LatencyHarness [--rates 50000,200000,500000] [--generators 2] [--jvm-warmup 3] [--warmup 2]
  * [--seconds 5] [--targets sluice,baseline] [--out perf/results/harness]}; {@code sluice-spin} is sluice with a
  * busy-spinning scheduler (a core of its own), {@code sluice-combine} sluice whose idle scheduler's cycle runs on the
- * submitting thread.
+ * submitting thread, {@code sluice-locked} sluice's duty cycle stepped by the submitting thread under a lock (the
+ * baseline's concurrency around sluice's work).
  */
 public final class LatencyHarness {
     private LatencyHarness() {

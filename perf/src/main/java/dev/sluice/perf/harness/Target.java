@@ -8,6 +8,7 @@ import dev.sluice.perf.baseline.BaselineController;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.OptionalLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An admission controller under test, fresh for each trial: sluice's {@link ModelRouter} on its own scheduler
@@ -36,7 +37,8 @@ interface Target extends AutoCloseable {
     /**
      * Creates a fresh controller by name: {@code sluice} (the default idle strategy: spin briefly, then park until
      * woken), {@code sluice-spin} (the scheduler busy-spins: a dedicated core, no wake-up latency),
-     * {@code sluice-combine} (an idle scheduler's duty cycle runs on the submitting generator) or {@code baseline}.
+     * {@code sluice-combine} (an idle scheduler's duty cycle runs on the submitting generator), {@code sluice-locked}
+     * (sluice's duty cycle, stepped under a lock on the submitting generator) or {@code baseline}.
      */
     static Target create(String name) {
         return switch (name) {
@@ -45,6 +47,7 @@ interface Target extends AutoCloseable {
                 .schedulerIdle(RouterContext.SchedulerIdle.SPIN));
             case "sluice-combine" -> new Sluice(new RouterContext().model("harness")
                 .schedulerIdle(RouterContext.SchedulerIdle.COMBINE));
+            case "sluice-locked" -> new LockedSluice();
             case "baseline" -> new Baseline();
             default -> throw new IllegalArgumentException("unknown target " + name);
         };
@@ -84,6 +87,62 @@ interface Target extends AutoCloseable {
                 }
             }
             throw new IllegalStateException("no scheduler thread named " + name);
+        }
+
+        @Override
+        public void close() {
+            router.close();
+        }
+    }
+
+    /**
+     * sluice's decision under the baseline's concurrency: a manual router (no scheduler thread, no role to hand over)
+     * whose duty cycles each generator runs itself, under one router-wide lock, until nothing is left (its own arrival,
+     * then the completion its dispatch callback reported). Same work as {@code sluice-combine}, the baseline's lock:
+     * the difference between the two is the design, the difference to {@code baseline} is the work.
+     */
+    final class LockedSluice implements Target {
+        private final ReentrantLock lock = new ReentrantLock();
+        private final ModelRouter router = ModelRouter.manual(new RouterContext().model("harness"));
+        private final Pending.Engine engine = (id, worker) -> router.completed(id);
+
+        LockedSluice() {
+            lock.lock();
+            try {
+                for (int w = 0; w < WORKERS; w++) {
+                    router.workerJoined(WorkerWithDpRank.of(w), 8192, OptionalLong.of(4096));
+                }
+                runAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void submit(Pending slot) {
+            lock.lock();
+            try {
+                router.submit(slot.request, slot);
+                runAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void runAll() {
+            while (router.doWork() > 0) {
+                Thread.onSpinWait();
+            }
+        }
+
+        @Override
+        public Pending.Engine engine() {
+            return engine;
+        }
+
+        @Override
+        public long ownThreadsCpuNs() {
+            return 0;
         }
 
         @Override
