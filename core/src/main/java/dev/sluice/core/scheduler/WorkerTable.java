@@ -48,8 +48,9 @@ public final class WorkerTable implements DispatchGate {
     private int[] loadSlots = new int[0];
     /** Each worker's KV-index slot by place in {@link #ordered}. */
     private final KvSlotsByPlace kvSlots = new KvSlotsByPlace(index);
-    /** The worker behind each candidate of the selection running now, by candidate index (no lookup by id). */
-    private WorkerState[] chosenFrom = new WorkerState[0];
+    /** The place in {@link #ordered} of each candidate of a selection that left busy ranks out. */
+    private int[] rankOf = new int[0];
+    private final BusyFor busyFor = new BusyFor();
     private volatile List<RequestClassifierWorker> snapshot = List.of();
     /** Bumped by every change that can move a cache estimate: a join, a leave, a KV event. */
     private long version;
@@ -210,23 +211,30 @@ public final class WorkerTable implements DispatchGate {
         }
         int blocks = local.length;
         candidates.reset(request.inputTokens(), blocks, request.workerSelectionTarget(), pin);
-        boolean skipBusy = spec.queueingEnabled() && anyFree(spec, pin);
         long[] sequence = request.sequenceBlockHashes();
-        // A pinned request has one candidate, which its own lookups settle; otherwise one walk over the request's
-        // blocks finds every rank's booked run.
-        boolean matched = pin == null;
-        if (matched) {
-            active.matchBooked(sequence, blocks);
-        }
         // No lookup per candidate and no load object visited: overlap by KV slot and booked blocks and load by load
-        // slot, from the walks above and the active sequences' arrays; settings and outside load from the record.
+        // slot, from the walks and the active sequences' arrays; settings and outside load from the record.
         int[] kvSlotsNow = blocks == 0 ? null : kvSlots.slots();
-        // Every rank a candidate: one pass over them all, and candidate i is ordered[i].
-        boolean everyRank = matched && !skipBusy;
-        if (everyRank) {
-            candidates.addRanks(ordered, kvSlotsNow, loadSlots, scores, active);
+        WorkerState pinned = null;
+        boolean filtered = false;
+        if (pin != null) {
+            // One candidate, which its own lookups settle. Busy or not, a pin is offered: it is the only choice.
+            pinned = addPinned(pin, sequence, blocks, kvSlotsNow);
         } else {
-            addEligible(pin, skipBusy ? spec : null, sequence, blocks, matched, kvSlotsNow);
+            // One walk over the request's blocks finds every rank's booked run, then one pass over the ranks fills:
+            // those not busy for a queueing class, else (none free, or no queueing) all of them.
+            active.matchBooked(sequence, blocks);
+            if (spec.queueingEnabled()) {
+                busyFor.spec = spec;
+                candidates.addRanks(ordered, kvSlotsNow, loadSlots, scores, active, busyFor, rankOf);
+                filtered = candidates.candidateCount() > 0;
+                if (!filtered) {
+                    candidates.reset(request.inputTokens(), blocks, request.workerSelectionTarget(), null);
+                }
+            }
+            if (!filtered) {
+                candidates.addRanks(ordered, kvSlotsNow, loadSlots, scores, active);
+            }
         }
         if (candidates.candidateCount() == 0) {
             return null;
@@ -240,42 +248,38 @@ public final class WorkerTable implements DispatchGate {
                 + candidates.candidateCount());
         }
         request.dispatchOverlapBlocks = candidates.overlapBlocks(chosen);
-        return everyRank ? ordered[chosen] : chosenFrom[chosen];
+        if (pinned != null) {
+            return pinned;
+        }
+        return ordered[filtered ? rankOf[chosen] : chosen];
     }
 
-    /** Adds the ranks that are the pin (if any) and not busy for {@code busyFor} (if not {@code null}). */
-    private void addEligible(WorkerWithDpRank pin, PolicyClassSpec busyFor, long[] sequence, int blocks,
-                             boolean matched, int[] kvSlotsNow) {
+    /** Adds the pinned rank as the one candidate; its record, or {@code null} when it is not registered. */
+    private WorkerState addPinned(WorkerWithDpRank pin, long[] sequence, int blocks, int[] kvSlotsNow) {
         WorkerState[] workers = ordered;
-        int[] slots = loadSlots;
         for (int i = 0; i < workers.length; i++) {
             WorkerState worker = workers[i];
-            int loadSlot = slots[i];
-            long prefill = active.activePrefillTokensAt(loadSlot);
-            if ((pin != null && !pin.equals(worker.id)) || (busyFor != null && busy(busyFor, worker, prefill))) {
-                continue;
+            if (pin.equals(worker.id)) {
+                int loadSlot = loadSlots[i];
+                int overlap = blocks == 0 ? 0 : scores.blocksAt(kvSlotsNow[i]);
+                long booked = active.activeBlocksAt(loadSlot);
+                candidates.add(worker.id, overlap, worker.load.newBlocks(sequence, blocks),
+                    active.activePrefillTokensAt(loadSlot), booked + worker.outsideBlocks, worker.totalKvBlocks,
+                    worker.maxNumBatchedTokens);
+                return worker;
             }
-            int overlap = blocks == 0 ? 0 : scores.blocksAt(kvSlotsNow[i]);
-            int newBlocks = matched ? active.newBlocksOfMatchedAt(loadSlot, blocks)
-                : worker.load.newBlocks(sequence, blocks);
-            int slot = candidates.candidateCount();
-            if (chosenFrom[slot] != worker) {
-                // Stored only when it changed: a reference store costs a GC write barrier.
-                chosenFrom[slot] = worker;
-            }
-            long booked = active.activeBlocksAt(loadSlot);
-            candidates.add(worker.id, overlap, newBlocks, prefill, booked + worker.outsideBlocks, worker.totalKvBlocks,
-                worker.maxNumBatchedTokens);
         }
+        return null;
     }
 
-    private boolean anyFree(PolicyClassSpec spec, WorkerWithDpRank pin) {
-        for (WorkerState worker : ordered) {
-            if ((pin == null || pin.equals(worker.id)) && !busy(spec, worker)) {
-                return true;
-            }
+    /** The busy test of the class being placed, as {@link SelectionCandidates#addRanks} asks it of each rank. */
+    private static final class BusyFor implements SelectionCandidates.RankFilter {
+        private PolicyClassSpec spec;
+
+        @Override
+        public boolean excludes(SelectionCandidates.Rank rank, long activePrefillTokens) {
+            return busy(spec, (WorkerState) rank, activePrefillTokens);
         }
-        return false;
     }
 
     /** Books a dispatched request: its uncached prompt tokens as prefill load and its blocks on the worker. */
@@ -378,7 +382,7 @@ public final class WorkerTable implements DispatchGate {
             // Fixed while the worker is registered: its load is removed only when it leaves.
             loadSlots[i] = ordered[i].load.slot();
         }
-        chosenFrom = new WorkerState[ordered.length];
+        rankOf = new int[ordered.length];
         List<RequestClassifierWorker> view = new ArrayList<>(ordered.length);
         for (WorkerState worker : ordered) {
             view.add(new RequestClassifierWorker(worker.id, worker.advertisedKvBlocks()));

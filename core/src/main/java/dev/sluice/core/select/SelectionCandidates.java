@@ -8,8 +8,8 @@ import java.util.Objects;
 /**
  * The reusable {@link SelectionInputs} the router fills for each selection: {@link #reset} with the request, then
  * one {@link #add} per eligible worker in worker order, either with every figure at once (the router) or with the
- * matches only, each optionally followed by {@link #load} and {@link #capacity}; or, when every registered rank is
- * a candidate, all of them in one {@link #addRanks} (the router). Arrays grow to the largest candidate
+ * matches only, each optionally followed by {@link #load} and {@link #capacity}; or all the registered ranks in one
+ * {@link #addRanks} (the router), less those its {@link RankFilter} finds busy. Arrays grow to the largest candidate
  * count seen and are then reused, so a warm instance allocates nothing; they keep the last candidates' worker records
  * (harmless values) so that a selection over the same workers as the last one stores no references. Plugin tests can
  * use it to feed a selector.
@@ -106,6 +106,12 @@ public final class SelectionCandidates implements SelectionInputs {
         long maxNumBatchedTokens();
     }
 
+    /** Leaves ranks out of {@link #addRanks}: the router's test of a rank too busy for the request's class. */
+    public interface RankFilter {
+        /** True when {@code rank}, with {@code activePrefillTokens} booked on it by the router, is no candidate. */
+        boolean excludes(Rank rank, long activePrefillTokens);
+    }
+
     /**
      * Adds every one of {@code ranks} in order, each as a full {@link #add} would: its overlap from {@code scores} by
      * its KV slot {@code kvSlots[i]} ({@link KvIndex#slot}; {@code kvSlots} {@code null}: the request has no blocks),
@@ -117,8 +123,19 @@ public final class SelectionCandidates implements SelectionInputs {
      */
     public SelectionCandidates addRanks(Rank[] ranks, int[] kvSlots, int[] loadSlots, OverlapScores scores,
                                         ActiveSequences active) {
-        int start = count;
-        int end = start + ranks.length;
+        return addRanks(ranks, kvSlots, loadSlots, scores, active, null, null);
+    }
+
+    /**
+     * As {@link #addRanks(Rank[], int[], int[], OverlapScores, ActiveSequences)}, leaving out each rank that
+     * {@code skip} excludes (tested on the booked prefill the pass reads anyway; {@code null}: none left out). When
+     * {@code rankOf} is not {@code null}, {@code rankOf[c]} is set to the index in {@code ranks} of each candidate
+     * {@code c} this pass adds; it must hold as many places as the candidates will.
+     */
+    public SelectionCandidates addRanks(Rank[] ranks, int[] kvSlots, int[] loadSlots, OverlapScores scores,
+                                        ActiveSequences active, RankFilter skip, int[] rankOf) {
+        int place = count;
+        int end = place + ranks.length;
         if (end > workers.length) {
             grow(Math.max(end, workers.length * 2));
         }
@@ -140,15 +157,20 @@ public final class SelectionCandidates implements SelectionInputs {
         int first = cheapest;
         for (int i = 0; i < ranks.length; i++) {
             Rank rank = ranks[i];
-            int place = start + i;
             int loadSlot = loadSlots[i];
+            long prefill = active.activePrefillTokensAt(loadSlot);
+            if (skip != null && skip.excludes(rank, prefill)) {
+                continue;
+            }
+            if (rankOf != null) {
+                rankOf[place] = i;
+            }
             WorkerWithDpRank id = rank.id();
             if (ids[place] != id) {
                 ids[place] = id;
             }
             int overlap = kvSlots == null ? 0 : scores.blocksAt(kvSlots[i]);
             int unbooked = active.newBlocksOfMatchedAt(loadSlot, blocks);
-            long prefill = active.activePrefillTokensAt(loadSlot);
             long decode = active.activeBlocksAt(loadSlot) + rank.outsideBlocks();
             overlaps[place] = overlap;
             news[place] = unbooked;
@@ -166,8 +188,9 @@ public final class SelectionCandidates implements SelectionInputs {
                     max = cost;
                 }
             }
+            place++;
         }
-        count = end;
+        count = place;
         minCost = min;
         maxCost = max;
         cheapest = first;

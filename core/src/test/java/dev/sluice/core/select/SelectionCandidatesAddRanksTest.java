@@ -2,6 +2,7 @@ package dev.sluice.core.select;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.core.api.DefaultSelectorSettings;
 import dev.sluice.core.api.WorkerWithDpRank;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * {@link SelectionCandidates#addRanks}, every rank in one pass, against one full {@link SelectionCandidates#add} per
  * rank with the figures read the same way: the same candidates, figure by figure, and the same choices of the
  * built-in selector at temperature 0 and above, over a fleet with cached and booked prefixes, ranks the KV index does
- * not know, requests without blocks and candidates added before the pass.
+ * not know, requests without blocks and candidates added before the pass; and with a filter that leaves ranks out (by
+ * their booked prefill and by their record), each candidate's rank given by the pass's {@code rankOf}.
  */
 class SelectionCandidatesAddRanksTest {
     private static final int BLOCK_SIZE = 16;
@@ -27,6 +29,10 @@ class SelectionCandidatesAddRanksTest {
     private final OverlapScores scores = new OverlapScores();
     private final SelectionCandidates oneByOne = new SelectionCandidates();
     private final SelectionCandidates inOnePass = new SelectionCandidates();
+    /** Leaves out ranks with more than 150 prefill tokens booked, and every seventh rank whatever its load. */
+    private final SelectionCandidates.RankFilter busy =
+        (rank, prefill) -> prefill > 150 || rank.id().workerId() % 7 == 3;
+    private final int[] rankOf = new int[LEADING.length + RANKS];
 
     @Test
     void shouldOfferTheCandidatesAndChoicesOfOneFullAddPerRank() {
@@ -59,24 +65,34 @@ class SelectionCandidatesAddRanksTest {
             DefaultSelectorSettings settings = new DefaultSelectorSettings(1.0, temperature);
             DefaultWorkerSelector first = new DefaultWorkerSelector(BLOCK_SIZE, settings, new SplittableRandom(3));
             DefaultWorkerSelector second = new DefaultWorkerSelector(BLOCK_SIZE, settings, new SplittableRandom(3));
-            for (int round = 0; round < 200; round++) {
+            for (int round = 0; round < 300; round++) {
                 long[] chain = chains[random.nextInt(chains.length)];
                 // Some requests have no blocks (no overlap to read); most share a cached or booked prefix.
                 long[] local = round % 9 == 0 ? new long[0] : Arrays.copyOf(chain, 1 + random.nextInt(24));
                 int leading = round % 4 == 0 ? 1 + random.nextInt(LEADING.length) : 0;
-                fill(oneByOne, local, leading, ranks, kvSlots, loadSlots, false);
-                fill(inOnePass, local, leading, ranks, kvSlots, loadSlots, true);
-                String where = "temperature " + temperature + ", round " + round;
+                boolean filtered = round % 3 == 1;
+                fill(oneByOne, local, leading, ranks, kvSlots, loadSlots, false, filtered);
+                fill(inOnePass, local, leading, ranks, kvSlots, loadSlots, true, filtered);
+                String where = "temperature " + temperature + ", round " + round + (filtered ? ", filtered" : "");
                 assertSameCandidates(where);
+                if (filtered) {
+                    assertTrue(inOnePass.candidateCount() < leading + RANKS, where + ": the filter left none out");
+                    for (int c = leading; c < inOnePass.candidateCount(); c++) {
+                        assertSame(ranks[rankOf[c]].id, inOnePass.worker(c), where + ", candidate " + c);
+                    }
+                }
                 assertEquals(first.select(oneByOne), second.select(inOnePass), where);
                 assertEquals(first.select(oneByOne), second.select(inOnePass), where + ", again");
             }
         }
     }
 
-    /** Fills {@code candidates} for the request: {@code leading} candidates first, then every rank. */
+    /**
+     * Fills {@code candidates} for the request: {@code leading} candidates first, then every rank ({@code filtered}:
+     * every rank {@link #busy} does not leave out).
+     */
     private void fill(SelectionCandidates candidates, long[] local, int leading, Rank[] ranks, int[] kvSlots,
-                      int[] loadSlots, boolean onePass) {
+                      int[] loadSlots, boolean onePass, boolean filtered) {
         int blocks = local.length;
         index.findMatches(local, scores);
         long[] sequence = KvFixtures.sequence(local);
@@ -86,11 +102,18 @@ class SelectionCandidatesAddRanksTest {
             candidates.add(LEADING[i], 0, blocks, 50L * i, i, -1, -1);
         }
         if (onePass) {
-            candidates.addRanks(ranks, blocks == 0 ? null : kvSlots, loadSlots, scores, active);
+            if (filtered) {
+                candidates.addRanks(ranks, blocks == 0 ? null : kvSlots, loadSlots, scores, active, busy, rankOf);
+            } else {
+                candidates.addRanks(ranks, blocks == 0 ? null : kvSlots, loadSlots, scores, active);
+            }
             return;
         }
         for (int r = 0; r < ranks.length; r++) {
             int loadSlot = loadSlots[r];
+            if (filtered && busy.excludes(ranks[r], active.activePrefillTokensAt(loadSlot))) {
+                continue;
+            }
             candidates.add(ranks[r].id, blocks == 0 ? 0 : scores.blocksAt(kvSlots[r]),
                 active.newBlocksOfMatchedAt(loadSlot, blocks), active.activePrefillTokensAt(loadSlot),
                 active.activeBlocksAt(loadSlot) + ranks[r].outsideBlocks, ranks[r].totalKvBlocks,

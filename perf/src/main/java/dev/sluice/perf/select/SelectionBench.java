@@ -38,7 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * (the KV-index walk), {@code matchBooked} (the walk over the booked blocks), {@code fillCandidates} (one candidate
  * per rank from the two walks' results, its booked load read by its load slot from the active sequences' arrays and
  * its {@link Rank} record, all ranks in one {@link SelectionCandidates#addRanks} and costed for the default selector
- * there, as {@code WorkerTable.select} fills for a class without queueing, where no rank is skipped as busy) and
+ * there, as {@code WorkerTable.select} fills; for a queueing class each rank is first tested for busy) and
  * {@code select} (the default selector's choice over the filled candidates: at temperature 0 the cheapest is already
  * known, above it a draw). The last two rerun on the last request's results, so their data is warm; the steps add up
  * to about {@code findMatchesAndSelect}.
@@ -79,6 +79,15 @@ public class SelectionBench {
     @Param({"false"})
     public boolean distinctLoads;
 
+    /**
+     * Whether the request's class queues ({@code --router-queue-threshold 0.9}): the fill then tests each rank for
+     * busy, as the router does for such a class, and leaves the busy ones out (none is: the bookings stay far below
+     * the threshold, as when the class's lane was found dispatchable). The suite runs the default, {@code -p
+     * queueing=true} the other.
+     */
+    @Param({"false"})
+    public boolean queueing;
+
     private final KvIndex index = new KvIndex();
     private final ActiveSequences active = new ActiveSequences();
     private final OverlapScores scores = new OverlapScores();
@@ -90,6 +99,10 @@ public class SelectionBench {
     private ActiveLoad[] loads;
     private int[] loadSlots;
     private int[] slots;
+    /** The router's busy test of a class with {@code prefill_busy_threshold_frac: 0.9}. */
+    private final SelectionCandidates.RankFilter busy =
+        (rank, prefill) -> prefill > 0.9 * rank.maxNumBatchedTokens();
+    private int[] rankOf;
     private long[][] requestLocal;
     private long[][] requestSequence;
     private int next;
@@ -126,6 +139,7 @@ public class SelectionBench {
         loadSlots = new int[workers];
         slots = new int[workers];
         records = new Rank[workers];
+        rankOf = new int[workers];
         for (int w = 0; w < workers; w++) {
             records[w] = new Rank(ranks[w], MAX_NUM_BATCHED_TOKENS, TOTAL_KV_BLOCKS, OUTSIDE_BLOCKS);
             loads[w] = active.load(ranks[w]);
@@ -181,12 +195,16 @@ public class SelectionBench {
     }
 
     /**
-     * One candidate per rank for a request of {@code blocks} blocks, as {@code WorkerTable.select} adds them when every
-     * rank is a candidate: all at once from their records, load slots and KV slots.
+     * One candidate per rank for a request of {@code blocks} blocks, as {@code WorkerTable.select} adds them: all at
+     * once from their records, load slots and KV slots, each tested for busy first when the class queues.
      */
     private void fill(int blocks) {
         candidates.reset((long) blocks * BLOCK_SIZE, blocks, null, null);
-        candidates.addRanks(records, slots, loadSlots, scores, active);
+        if (queueing) {
+            candidates.addRanks(records, slots, loadSlots, scores, active, busy, rankOf);
+        } else {
+            candidates.addRanks(records, slots, loadSlots, scores, active);
+        }
     }
 
     /** The default selector's choice among the last filled candidates, alone. */
