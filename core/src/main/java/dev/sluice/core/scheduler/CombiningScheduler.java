@@ -4,6 +4,7 @@ import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
 import org.agrona.concurrent.Agent;
@@ -12,8 +13,10 @@ import org.agrona.concurrent.IdleStrategy;
 /**
  * The scheduler's duty cycle as a role that the scheduler thread and the producers hand back and forth with one
  * compare-and-set, for {@code scheduler_idle: combine}. While the scheduler thread holds the role it works and, after
- * its last work, spins for {@code spinNs}; then it gives the role up and parks (at most {@code maxParkNs}, for
- * timers). A producer that has published a message and finds the role free takes it and runs the duty cycle itself,
+ * its last work, spins for {@code spinNs}; then it gives the role up and parks: for at most {@code maxParkNs} while
+ * a timer, a periodic task or a queue deadline is pending, else for {@code untimedParkNs}, and a producer whose cycle
+ * leaves timed work behind wakes it to plan again. An idle router so wakes a few times a second, not every
+ * millisecond. A producer that has published a message and finds the role free takes it and runs the duty cycle itself,
  * on its own thread: its own message and whatever else is on the ring or in the inbox, as a batch, up to
  * {@value #MAX_PRODUCER_CYCLES} cycles; then it gives the role up, and if work is left it unparks the scheduler
  * thread to take it. An arrival that finds the role free does not go through the ring at all
@@ -36,6 +39,11 @@ import org.agrona.concurrent.IdleStrategy;
 public final class CombiningScheduler implements Agent, IdleStrategy {
     /** How long the scheduler thread keeps the role after its last work by default: it gives it up at once. */
     public static final long DEFAULT_SPIN_NS = 0;
+    /**
+     * How long the scheduler thread parks when no cycle has timed work by default. It bounds how late a periodic task
+     * that another thread registers while no messages come runs for the first time.
+     */
+    public static final long DEFAULT_UNTIMED_PARK_NS = TimeUnit.MILLISECONDS.toNanos(50);
     /** Duty cycles a producer runs before it leaves what is left to the scheduler thread. */
     static final int MAX_PRODUCER_CYCLES = 8;
 
@@ -44,10 +52,13 @@ public final class CombiningScheduler implements Agent, IdleStrategy {
     static final int PRODUCER = 2;
 
     private static final VarHandle OWNER;
+    private static final VarHandle PARKED_LONG;
 
     static {
         try {
-            OWNER = MethodHandles.lookup().findVarHandle(CombiningScheduler.class, "owner", int.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            OWNER = lookup.findVarHandle(CombiningScheduler.class, "owner", int.class);
+            PARKED_LONG = lookup.findVarHandle(CombiningScheduler.class, "parkedLong", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -55,6 +66,7 @@ public final class CombiningScheduler implements Agent, IdleStrategy {
 
     private final long spinNs;
     private final long maxParkNs;
+    private final long untimedParkNs;
     private final LongConsumer park;
     /** The duty cycle; set once by {@link #attach} before the router is handed out. */
     private volatile Scheduled agent;
@@ -62,6 +74,12 @@ public final class CombiningScheduler implements Agent, IdleStrategy {
     /** Who holds the role; accessed through {@link #OWNER}. */
     @SuppressWarnings("unused")
     private volatile int owner;
+    /**
+     * The scheduler thread gave the role up with no timed work pending and parks for {@link #untimedParkNs}; set by
+     * it before it frees the role, cleared by the producer that wakes it. Accessed through {@link #PARKED_LONG}.
+     */
+    @SuppressWarnings("unused")
+    private boolean parkedLong;
     /** Scheduler thread only: it holds the role. */
     private boolean held;
     private boolean idling;
@@ -71,6 +89,12 @@ public final class CombiningScheduler implements Agent, IdleStrategy {
     public interface Scheduled extends Agent {
         /** True when the ring or the inbox holds work no cycle has taken yet (any thread). */
         boolean hasPendingWork();
+
+        /**
+         * True when a cycle may find work later without any message: a timer, a periodic task or a queue deadline is
+         * pending. Called only by the role's holder.
+         */
+        boolean hasTimedWork();
 
         /** An ingress time that stands for the clock reading of the cycle that takes the arrival. */
         long NOW = Long.MIN_VALUE;
@@ -83,23 +107,26 @@ public final class CombiningScheduler implements Agent, IdleStrategy {
         int doWork(long lifecycleId, long ingressAt, AdmissionRequest request, AdmissionListener listener);
     }
 
-    /** The default spin window, parking for at most {@code maxParkNs}. */
+    /** The default spin window, parking for at most {@code maxParkNs} while timed work is pending. */
     public CombiningScheduler(long maxParkNs) {
-        this(DEFAULT_SPIN_NS, maxParkNs, ns -> LockSupport.parkNanos(ns));
+        this(DEFAULT_SPIN_NS, maxParkNs, Math.max(maxParkNs, DEFAULT_UNTIMED_PARK_NS),
+            ns -> LockSupport.parkNanos(ns));
     }
 
     /**
-     * @param spinNs    how long the scheduler thread keeps the role after its last work.
-     * @param maxParkNs the longest park, so timers run without a wake-up.
-     * @param park      parks the scheduler thread for at most the given nanoseconds (tests pass a recorder).
+     * @param spinNs        how long the scheduler thread keeps the role after its last work.
+     * @param maxParkNs     the longest park while timed work is pending, so timers run without a wake-up.
+     * @param untimedParkNs the longest park while no timed work is pending; at least {@code maxParkNs}.
+     * @param park          parks the scheduler thread for at most the given nanoseconds (tests pass a recorder).
      */
-    CombiningScheduler(long spinNs, long maxParkNs, LongConsumer park) {
-        if (spinNs < 0 || maxParkNs <= 0) {
-            throw new IllegalArgumentException("spinNs must be >= 0 and maxParkNs > 0, were " + spinNs + ", "
-                + maxParkNs);
+    CombiningScheduler(long spinNs, long maxParkNs, long untimedParkNs, LongConsumer park) {
+        if (spinNs < 0 || maxParkNs <= 0 || untimedParkNs < maxParkNs) {
+            throw new IllegalArgumentException("spinNs must be >= 0, maxParkNs > 0 and untimedParkNs >= maxParkNs, "
+                + "were " + spinNs + ", " + maxParkNs + ", " + untimedParkNs);
         }
         this.spinNs = spinNs;
         this.maxParkNs = maxParkNs;
+        this.untimedParkNs = untimedParkNs;
         this.park = park;
     }
 
@@ -154,28 +181,36 @@ public final class CombiningScheduler implements Agent, IdleStrategy {
         idle();
     }
 
-    /** Scheduler thread: spins while within the window, then gives the role up and parks unless work is pending. */
+    /**
+     * Scheduler thread: spins while within the window, then gives the role up and parks unless work is pending, the
+     * longer park when no timed work is.
+     */
     @Override
     public void idle() {
-        if (held) {
-            long now = System.nanoTime();
-            if (!idling) {
-                idling = true;
-                idleSince = now;
-            }
-            if (now - idleSince < spinNs) {
-                Thread.onSpinWait();
-                return;
-            }
-            held = false;
-            idling = false;
-            OWNER.setVolatile(this, FREE);
-            if (agent.hasPendingWork()) {
-                // Published before the role was free: the next cycle takes it back, unless a producer did.
-                return;
-            }
+        if (!held) {
+            park.accept(maxParkNs);
+            return;
         }
-        park.accept(maxParkNs);
+        long now = System.nanoTime();
+        if (!idling) {
+            idling = true;
+            idleSince = now;
+        }
+        if (now - idleSince < spinNs) {
+            Thread.onSpinWait();
+            return;
+        }
+        held = false;
+        idling = false;
+        // Planned while holding the role, so the producer that takes it next sees the plan.
+        boolean untimed = !agent.hasTimedWork();
+        PARKED_LONG.setRelease(this, untimed);
+        OWNER.setVolatile(this, FREE);
+        if (agent.hasPendingWork()) {
+            // Published before the role was free: the next cycle takes it back, unless a producer did.
+            return;
+        }
+        park.accept(untimed ? untimedParkNs : maxParkNs);
     }
 
     /**
@@ -242,7 +277,13 @@ public final class CombiningScheduler implements Agent, IdleStrategy {
             // The scheduler's cycle contains its own failures; only a broken agent gets here.
             throw new IllegalStateException("the duty cycle failed on a producer", e);
         } finally {
+            // The scheduler thread planned a long park, and these cycles left timed work: wake it (once) to plan again.
+            boolean replan = (boolean) PARKED_LONG.getAcquire(this) && cycle.hasTimedWork()
+                && PARKED_LONG.compareAndSet(this, true, false);
             OWNER.setVolatile(this, FREE);
+            if (replan) {
+                wakeScheduler();
+            }
         }
         if (!cycle.hasPendingWork()) {
             return false;
@@ -263,6 +304,11 @@ public final class CombiningScheduler implements Agent, IdleStrategy {
         if (thread != null && (int) OWNER.getVolatile(this) != SCHEDULER) {
             LockSupport.unpark(thread);
         }
+    }
+
+    /** Whether the scheduler thread's last plan was the long park and no producer has woken it since (tests). */
+    boolean parkedLong() {
+        return (boolean) PARKED_LONG.getAcquire(this);
     }
 
     /** Who holds the role now: {@link #FREE}, {@link #SCHEDULER} or {@link #PRODUCER} (tests, diagnostics). */

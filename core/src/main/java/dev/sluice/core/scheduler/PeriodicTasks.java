@@ -48,6 +48,11 @@ public final class PeriodicTasks implements ClassifierTimers {
         return entry;
     }
 
+    /** Whether any task is registered (cancelled ones until their next due time drops them). Scheduler thread only. */
+    boolean hasTasks() {
+        return !tasks.isEmpty() || !added.isEmpty();
+    }
+
     /** Runs the due tasks; returns how many ran. Scheduler thread only. */
     int run(long nowNs) {
         Task fresh;

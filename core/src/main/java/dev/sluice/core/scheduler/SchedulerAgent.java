@@ -2,6 +2,7 @@ package dev.sluice.core.scheduler;
 
 import com.lmax.disruptor.EventPoller;
 import dev.sluice.core.api.AdmissionError;
+import dev.sluice.core.api.ClassifyRequest;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.AdmissionListener;
 import dev.sluice.core.host.AdmissionRequest;
@@ -112,10 +113,9 @@ public final class SchedulerAgent implements CombiningScheduler.Scheduled {
     }
 
     /**
-     * One duty cycle, as {@link #doWork()}, that handles this arrival before the ring's messages, as if it were the
-     * next of them: a producer of the combining mode that holds the role and found the ring and the inbox empty hands
-     * it over without publishing it. The arrival goes through the same slot handling as a ring message (a preallocated
-     * slot of the agent's own), so it is refused, registered, classified, failed and journaled the same way.
+     * One duty cycle, as {@link #doWork()}, that first handles this arrival as the ring's next message: a combining
+     * producer holding the role found the ring and the inbox empty. It takes a ring message's path (in a slot of the
+     * agent's own), so it is refused, registered, classified, failed and journaled the same way.
      */
     @Override
     public int doWork(long lifecycleId, long ingressAt, AdmissionRequest request, AdmissionListener listener) {
@@ -187,12 +187,15 @@ public final class SchedulerAgent implements CombiningScheduler.Scheduled {
         }
     }
 
-    /** True when the ring or the inbox holds work the scheduler has not taken yet (any thread). */
     @Override
     public boolean hasPendingWork() {
         return ingress.hasPending(poller.getSequence().get()) || !signals.isEmpty();
     }
 
+    @Override
+    public boolean hasTimedWork() {
+        return timers.armed() > 0 || periodic.hasTasks() || flow.queues().nextDueAt() != ClassifyRequest.NO_DEADLINE;
+    }
 
     private boolean onIngress(IngressEvent event, long sequence, boolean endOfBatch) {
         try {

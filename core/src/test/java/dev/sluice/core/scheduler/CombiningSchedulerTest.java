@@ -23,6 +23,8 @@ class CombiningSchedulerTest {
         int pending;
         int inside;
         int cycles;
+        /** Whether a timer, periodic task or queue deadline is pending. */
+        boolean timed = true;
         Runnable duringCycle = () -> { };
 
         @Override
@@ -59,16 +61,23 @@ class CombiningSchedulerTest {
         }
 
         @Override
+        public boolean hasTimedWork() {
+            return timed;
+        }
+
+        @Override
         public String roleName() {
             return "scripted";
         }
     }
 
+    private static final long UNTIMED_PARK_NS = 50_000_000L;
+
     private final List<Long> parks = new ArrayList<>();
     private final ScriptedCycle cycle = new ScriptedCycle();
 
     private CombiningScheduler role(long spinNs) {
-        CombiningScheduler role = new CombiningScheduler(spinNs, 1_000_000L, parks::add);
+        CombiningScheduler role = new CombiningScheduler(spinNs, 1_000_000L, UNTIMED_PARK_NS, parks::add);
         role.attach(cycle);
         cycle.role = role;
         return role;
@@ -214,6 +223,34 @@ class CombiningSchedulerTest {
         assertEquals(List.of("arrival 1 then cycle by " + CombiningScheduler.PRODUCER,
             "cycle by " + CombiningScheduler.PRODUCER), cycle.log, "the published one in the owner's next cycle");
         assertEquals(CombiningScheduler.FREE, role.owner());
+    }
+
+    @Test
+    void shouldParkLongWithNothingTimedAndBeWokenOnceByTheProducerThatLeavesTimedWork() throws Exception {
+        CombiningScheduler role = role(0);
+        cycle.timed = false;
+        role.doWork();
+        role.idle(0);
+        assertEquals(List.of(UNTIMED_PARK_NS), parks, "no timer, task or deadline: the long park");
+        assertTrue(role.parkedLong());
+
+        cycle.pending = 1;
+        role.afterPublish();
+        assertTrue(role.parkedLong(), "the producer's cycle left nothing timed: the scheduler thread sleeps on");
+
+        cycle.pending = 1;
+        cycle.duringCycle = () -> cycle.timed = true;
+        role.afterPublish();
+        assertFalse(role.parkedLong(), "a deadline left behind: the producer woke the scheduler thread");
+        cycle.pending = 1;
+        role.afterPublish();
+        assertFalse(role.parkedLong(), "woken once");
+
+        parks.clear();
+        assertEquals(0, role.doWork());
+        role.idle(0);
+        assertEquals(List.of(1_000_000L), parks, "timed work pending: the short park");
+        assertFalse(role.parkedLong());
     }
 
     @Test

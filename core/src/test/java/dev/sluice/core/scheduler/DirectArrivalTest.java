@@ -85,7 +85,8 @@ class DirectArrivalTest {
 
     /** A combining scheduler when {@code spinNs} is at least 0, else a plain one stepped through its agent. */
     private Scheduler scheduler(long spinNs) {
-        CombiningScheduler role = spinNs >= 0 ? new CombiningScheduler(spinNs, 1_000_000L, parks::add) : null;
+        CombiningScheduler role = spinNs >= 0
+            ? new CombiningScheduler(spinNs, 1_000_000L, 1_000_000L, parks::add) : null;
         IngressProxy ingress = role != null ? new IngressProxy(16, role) : new IngressProxy(16, () -> { });
         RouterCounters counters = new RouterCounters("m");
         WorkerTable workers = new WorkerTable(16, DefaultWorkerSelector.factory(DefaultSelectorSettings.DEFAULTS)
