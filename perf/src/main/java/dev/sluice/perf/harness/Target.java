@@ -27,9 +27,11 @@ interface Target extends AutoCloseable {
 
     /**
      * CPU time the controller's own threads have used so far (ThreadMXBean), in ns: sluice's scheduler thread; 0 for
-     * the baseline, which decides on the callers' threads (the generators measure that time).
+     * a controller that decides on the callers' threads alone (the generators measure that time).
      */
-    long ownThreadsCpuNs();
+    default long ownThreadsCpuNs() {
+        return 0;
+    }
 
     @Override
     void close();
@@ -141,11 +143,6 @@ interface Target extends AutoCloseable {
         }
 
         @Override
-        public long ownThreadsCpuNs() {
-            return 0;
-        }
-
-        @Override
         public void close() {
             router.close();
         }
@@ -165,11 +162,6 @@ interface Target extends AutoCloseable {
         @Override
         public Pending.Engine engine() {
             return engine;
-        }
-
-        @Override
-        public long ownThreadsCpuNs() {
-            return 0;
         }
 
         @Override
