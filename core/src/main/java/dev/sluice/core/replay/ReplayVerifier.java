@@ -78,7 +78,7 @@ public final class ReplayVerifier {
                     // The drain itself is no record; its first effect marks where the live router took it.
                     drained = true;
                     router.drain();
-                    runUntilIdle(router);
+                    router.runUntilIdle();
                 }
                 if (record instanceof JournalRecord.Arrived a) {
                     if (undecided.contains(a.lifecycleId())) {
@@ -92,7 +92,7 @@ public final class ReplayVerifier {
                     router.reloadPolicy(p.policySource(), p.policyText(), reloaded(header, p));
                 }
                 inputs.feed(router, record, record.lifecycleId());
-                runUntilIdle(router);
+                router.runUntilIdle();
             }
             replayed = new ArrayList<>(capture.records());
         }
@@ -128,11 +128,5 @@ public final class ReplayVerifier {
             }
         }
         return ids;
-    }
-
-    private static void runUntilIdle(ModelRouter router) {
-        while (router.doWork() > 0) {
-            // Everything due at this instant, as the recording's driver did.
-        }
     }
 }

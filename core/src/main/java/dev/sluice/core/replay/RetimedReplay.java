@@ -265,17 +265,11 @@ public final class RetimedReplay {
         if (stepping == Stepping.ONE_CYCLE) {
             router.doWork();
         } else {
-            untilIdle(router);
+            router.runUntilIdle();
         }
         while (router.stats().deferralsRunning() > 0) {
             Thread.onSpinWait();
-            untilIdle(router);
-        }
-    }
-
-    private static void untilIdle(ModelRouter router) {
-        while (router.doWork() > 0) {
-            // Everything due at this instant.
+            router.runUntilIdle();
         }
     }
 }

@@ -120,6 +120,13 @@ public final class ModelRouter implements AutoCloseable {
         return invoker.invoke();
     }
 
+    /** Duty cycles of a {@linkplain #manual manual} router until one finds nothing to do: all that is due now. */
+    public void runUntilIdle() {
+        while (doWork() > 0) {
+            // Each cycle may leave work for the next (a callback's report, a dispatch it made possible).
+        }
+    }
+
     public String model() {
         return parts.model();
     }

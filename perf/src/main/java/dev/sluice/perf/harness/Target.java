@@ -109,15 +109,11 @@ interface Target extends AutoCloseable {
         private final Pending.Engine engine = (id, worker) -> router.completed(id);
 
         LockedSluice() {
-            lock.lock();
-            try {
-                for (int w = 0; w < WORKERS; w++) {
-                    router.workerJoined(WorkerWithDpRank.of(w), 8192, OptionalLong.of(4096));
-                }
-                runAll();
-            } finally {
-                lock.unlock();
+            // Before any generator starts (and Thread.start publishes it to them): no lock needed yet.
+            for (int w = 0; w < WORKERS; w++) {
+                router.workerJoined(WorkerWithDpRank.of(w), 8192, OptionalLong.of(4096));
             }
+            router.runUntilIdle();
         }
 
         @Override
@@ -125,15 +121,9 @@ interface Target extends AutoCloseable {
             lock.lock();
             try {
                 router.submit(slot.request, slot);
-                runAll();
+                router.runUntilIdle();
             } finally {
                 lock.unlock();
-            }
-        }
-
-        private void runAll() {
-            while (router.doWork() > 0) {
-                Thread.onSpinWait();
             }
         }
 
