@@ -84,8 +84,8 @@ backend engine
     server engine 127.0.0.1:$engine_port maxconn 64
 CFG
 # The floor: Helidon's server alone (a fixed answer), a bare Helidon proxy (the body forwarded as it is through
-# a pooled WebClient, the answer relayed) and a bare Netty proxy (the same on event loops, no virtual threads), all
-# run with serve's JVM flags from the jar scripts/sluice built.
+# a pooled WebClient, the answer relayed) and a bare Netty proxy (the same on event loops, no virtual threads); and
+# LoopServe, serve's own work on those event loops; all run with serve's JVM flags from the jar scripts/sluice built.
 mapfile -t jvm_flags < <(sluice_jvm_flags)
 perf_cp="$SLUICE_ROOT/perf/target/sluice-perf-0.1.0-SNAPSHOT.jar:$SLUICE_ROOT/perf/target/lib/*"
 bare_server_port=$(free_port)
@@ -100,10 +100,16 @@ netty_proxy_port=$(free_port)
 "$JAVA" "${jvm_flags[@]}" -cp "$perf_cp" dev.sluice.perf.http.NettyProxy "$netty_proxy_port" \
     "http://127.0.0.1:$engine_port" > "$out/netty-proxy.log" 2>&1 & pids+=($!)
 netty_proxy_pid=$!
+# serve's own work (parse, tokenize, admission with the journal, re-framed answer) on the same event loops.
+loop_serve_port=$(free_port)
+rm -rf "$out/loop-journal"
+"$JAVA" "${jvm_flags[@]}" -cp "$perf_cp" dev.sluice.perf.http.LoopServe "$loop_serve_port" \
+    "http://127.0.0.1:$engine_port" "$out/loop-journal" > "$out/loop-serve.log" 2>&1 & pids+=($!)
+loop_serve_pid=$!
 haproxy -f "$out/haproxy.cfg" -db > "$out/haproxy.log" 2>&1 & pids+=($!)
 haproxy_pid=$!
 for port in "$engine_port" "$journal_port" "$plain_port" "$haproxy_port" "$bare_server_port" "$bare_proxy_port" \
-    "$netty_proxy_port"; do
+    "$netty_proxy_port" "$loop_serve_port"; do
     await_port "$port"
 done
 
@@ -156,6 +162,10 @@ echo "answering a fixed body, no upstream) and \`BareProxy\` (the client's body 
 echo "Helidon WebClient, the answer relayed; no admission, journal or JSON parse), with serve's JVM flags; and"
 echo "\`NettyProxy\`, the same on Netty's HTTP codecs on NIO event loops, one per core, each client connection paired"
 echo "with its own upstream connection: what an event-loop server and client cost on the JVM without virtual threads."
+echo "\`LoopServe\` does serve's own work per request on those event loops: the OpenAI request parsed, the prompt"
+echo "tokenized, admission by a router set up as serve's (combining scheduler, metrics, the journal on in"
+echo "\`$shown/loop-journal\`), the engine's stream read on a pooled connection of the same loop and answered as serve"
+echo "answers it, the lifecycle reported; it has none of serve's limits, timeouts, trust rules or health checks."
 echo
 echo "| path | stream | CPU/req µs | rounds | in kernel µs | x | req/s c=16 | x | req/s c=32 | x | p50 µs c=1 | + |" \
     "p50 µs c=16 | reads | writes | sleeps | preempted | non-2xx |"
@@ -163,6 +173,7 @@ echo "| --- | --- |$(printf ' ---: |%.0s' $(seq 1 16))"
 rows=("HAProxy|$haproxy_port|$haproxy_pid" \
     "bare Helidon server (no upstream)|$bare_server_port|$bare_server_pid" \
     "bare Helidon proxy|$bare_proxy_port|$bare_proxy_pid" "bare Netty proxy|$netty_proxy_port|$netty_proxy_pid" \
+    "serve's work on Netty (LoopServe), journal on|$loop_serve_port|$loop_serve_pid" \
     "sluice serve --no-journal|$plain_port|$plain_pid" "sluice serve, journal on|$journal_port|$journal_pid")
 # One c=16 run of path $1 (port $2, pid $3, stream $4), appended to its rounds file as
 # "cpu_us reqs_per_s p50_us reads writes sleeps preempted non2xx kernel_us".

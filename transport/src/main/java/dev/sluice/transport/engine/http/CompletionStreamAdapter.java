@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  * encoded surrogates, cut-off sequences), so such a chunk takes the second way and its text reads with U+FFFD, as
  * decoding to a {@code String} gives. Not thread-safe: the request's reader thread owns it.
  */
-final class CompletionStreamAdapter implements SseParser.Handler {
+public final class CompletionStreamAdapter implements SseParser.Handler {
     private static final ObjectMapper JSON = ReaderJson.MAPPER;
     /** Upstream error messages are passed on to clients, cut to this length. */
     static final int MAX_MESSAGE_CHARS = 200;
@@ -42,7 +42,7 @@ final class CompletionStreamAdapter implements SseParser.Handler {
     private JsonParser stream;
     private ByteArrayFeeder feeder;
 
-    CompletionStreamAdapter(Consumer<String> text) {
+    public CompletionStreamAdapter(Consumer<String> text) {
         this.text = text;
     }
 
@@ -225,32 +225,32 @@ final class CompletionStreamAdapter implements SseParser.Handler {
     }
 
     /** True once {@code data: [DONE]} arrived (and no failure before it). */
-    boolean done() {
+    public boolean done() {
         return done;
     }
 
     /** The failure's kind, or {@code null}. */
-    ErrorKind errorKind() {
+    public ErrorKind errorKind() {
         return errorKind;
     }
 
     /** The failure's client-safe message, or {@code null}. */
-    String errorMessage() {
+    public String errorMessage() {
         return errorMessage;
     }
 
     /** The last finish reason seen, or {@code null}. */
-    FinishReason finishReason() {
+    public FinishReason finishReason() {
         return finishReason;
     }
 
     /** The usage chunk's prompt tokens, or -1 when none arrived. */
-    long promptTokens() {
+    public long promptTokens() {
         return promptTokens;
     }
 
     /** The usage chunk's completion tokens, or -1 when none arrived. */
-    long completionTokens() {
+    public long completionTokens() {
         return completionTokens;
     }
 }

@@ -1,14 +1,11 @@
 package dev.sluice.transport.engine.http;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.transport.engine.EngineCall;
 import dev.sluice.transport.engine.EngineListener;
 import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.ErrorKind;
 import dev.sluice.transport.engine.FinishReason;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.SocketTimeoutException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -28,7 +25,6 @@ import org.slf4j.LoggerFactory;
  */
 final class RemoteExchange implements EngineCall, Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteExchange.class);
-    private static final ObjectMapper JSON = ReaderJson.MAPPER;
     private static final int RUNNING = 0;
     private static final int CANCELLED = 1;
     private static final int TIMED_OUT = 2;
@@ -188,7 +184,8 @@ final class RemoteExchange implements EngineCall, Runnable {
         }
         UpstreamConnection connection;
         try {
-            connection = engine.client().post(request.requestId(), this::writeBody);
+            connection = engine.client().post(request.requestId(),
+                body -> CompletionBody.write(body, engine.settings().model(), request));
         } catch (IOException | RuntimeException e) {
             failOn(e, UpstreamFailure.beforeResponse(e, engine.settings().connectTimeout()));
             return;
@@ -265,29 +262,6 @@ final class RemoteExchange implements EngineCall, Runnable {
             endAborted();
         } else {
             fail(new UpstreamFailure(ErrorKind.FAILED, "the engine closed the stream before it ended"));
-        }
-    }
-
-    /**
-     * {@code {"model", "prompt": text | [ids], "max_tokens", "stream": true, "stream_options": {"include_usage":
-     * true}}}, written straight to bytes (no tree).
-     */
-    private void writeBody(OutputStream body) throws IOException {
-        try (JsonGenerator json = JSON.getFactory().createGenerator(body)) {
-            json.writeStartObject();
-            json.writeStringField("model", engine.settings().model());
-            if (request.promptText() != null) {
-                json.writeStringField("prompt", request.promptText());
-            } else {
-                json.writeFieldName("prompt");
-                json.writeArray(request.promptTokens(), 0, request.promptTokens().length);
-            }
-            json.writeNumberField("max_tokens", request.maxTokens());
-            json.writeBooleanField("stream", true);
-            json.writeObjectFieldStart("stream_options");
-            json.writeBooleanField("include_usage", true);
-            json.writeEndObject();
-            json.writeEndObject();
         }
     }
 

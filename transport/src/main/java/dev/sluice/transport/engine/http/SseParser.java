@@ -13,9 +13,9 @@ import java.util.Arrays;
  * event still open when the input ends is dropped, as the format says. Not thread-safe: one reader thread owns it;
  * once warm it allocates nothing but the type of an event that names one.
  */
-final class SseParser {
+public final class SseParser {
     /** Receives complete events. */
-    interface Handler {
+    public interface Handler {
         /**
          * One event.
          *
@@ -41,7 +41,7 @@ final class SseParser {
     private String type;
 
     /** A parser that refuses lines longer than {@code maxLineBytes} (an upstream sending garbage). */
-    SseParser(Handler handler, int maxLineBytes) {
+    public SseParser(Handler handler, int maxLineBytes) {
         this.handler = handler;
         this.maxLineBytes = maxLineBytes;
     }
@@ -51,7 +51,7 @@ final class SseParser {
      *
      * @return false once a line exceeded the limit; the parser then ignores further input.
      */
-    boolean feed(byte[] bytes, int offset, int length) {
+    public boolean feed(byte[] bytes, int offset, int length) {
         int end = offset + length;
         int at = offset;
         while (at < end && !overflow) {
