@@ -3,8 +3,8 @@ package dev.sluice.perf.http;
 import dev.sluice.transport.openai.OpenAiException;
 import dev.sluice.transport.openai.OpenAiJson;
 import dev.sluice.transport.openai.SseFrames;
+import dev.sluice.transport.openai.StreamAnswer;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -19,14 +19,13 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.OutputStream;
 
 /**
- * What {@link LoopExchange} writes to its client: one JSON body, or a stream's head and then its events, which
- * gather in one buffer until {@link #flush} (the end of a burst of the engine's bytes) sends them in one write; each
- * answer carries serve's {@code x-sluice-*} and {@code x-request-id} headers. An error after a stream's head becomes
- * an error event and {@code [DONE]}. A connection not kept alive is closed after the answer. Event loop only.
+ * What {@link LoopExchange} writes to its client: one JSON body, or a stream's head and then its events (written by
+ * a {@link StreamAnswer} to {@link #stream}), which gather in one buffer until {@link #flush} (the end of a burst of
+ * the engine's bytes) sends them in one write; each answer carries serve's {@code x-sluice-*} and
+ * {@code x-request-id} headers. A connection not kept alive is closed after the answer. Event loop only.
  */
 final class LoopAnswer {
     private final ChannelHandlerContext client;
@@ -51,24 +50,30 @@ final class LoopAnswer {
         policyClass = underClass;
     }
 
-    /** Appends one SSE event to what the next flush sends, the stream's head first. */
-    void event(byte[] json) {
-        if (!headSent) {
-            headSent = true;
-            HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-            headers(head.headers()).set(HttpHeaderNames.CONTENT_TYPE, SseFrames.CONTENT_TYPE)
-                .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE)
-                .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
-            client.write(head, client.voidPromise());
-        }
-        try (ByteBufOutputStream out = pending()) {
-            SseFrames.event(out, json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /**
+     * Where a stream's events are written ({@link StreamAnswer} writes them): the stream's head goes out before the
+     * first byte, and what is written gathers until {@link #flush} or {@link #end}.
+     */
+    OutputStream stream() {
+        return new OutputStream() {
+            @Override
+            public void write(int b) {
+                pending().writeByte(b);
+            }
+
+            @Override
+            public void write(byte[] bytes, int offset, int length) {
+                pending().writeBytes(bytes, offset, length);
+            }
+        };
     }
 
-    /** Sends the events gathered since the last flush, in one write. */
+    /** Whether a stream's head has gone: an error can then only be an event of the stream. */
+    boolean streaming() {
+        return headSent;
+    }
+
+    /** Sends what was written since the last flush, in one write. */
     void flush() {
         if (pending != null) {
             client.writeAndFlush(new DefaultHttpContent(pending), client.voidPromise());
@@ -76,15 +81,12 @@ final class LoopAnswer {
         }
     }
 
-    /** Ends the stream: {@code [DONE]} after the events gathered, all sent with the end of the chunked body. */
-    void done() {
-        try (ByteBufOutputStream out = pending()) {
-            SseFrames.done(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /** Ends the stream: what was written since the last flush, with the end of the chunked body. */
+    void end() {
+        if (pending != null) {
+            client.write(new DefaultHttpContent(pending), client.voidPromise());
+            pending = null;
         }
-        client.write(new DefaultHttpContent(pending), client.voidPromise());
-        pending = null;
         last(LastHttpContent.EMPTY_LAST_CONTENT);
     }
 
@@ -96,14 +98,9 @@ final class LoopAnswer {
         }
     }
 
-    /** {@code error} as the whole answer, or as the stream's last event when its head has gone. */
+    /** An error as the whole answer: one JSON body with its status. */
     void error(OpenAiException error) {
-        if (!headSent) {
-            whole(HttpResponseStatus.valueOf(error.status()), OpenAiJson.error(error));
-            return;
-        }
-        event(OpenAiJson.error(error));
-        done();
+        whole(HttpResponseStatus.valueOf(error.status()), OpenAiJson.error(error));
     }
 
     /** The whole answer: one JSON body. */
@@ -115,11 +112,20 @@ final class LoopAnswer {
         last(response);
     }
 
-    private ByteBufOutputStream pending() {
+    /** The buffer of what the next flush sends, made with the stream's head written first. */
+    private ByteBuf pending() {
+        if (!headSent) {
+            headSent = true;
+            HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            headers(head.headers()).set(HttpHeaderNames.CONTENT_TYPE, SseFrames.CONTENT_TYPE)
+                .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE)
+                .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+            client.write(head, client.voidPromise());
+        }
         if (pending == null) {
             pending = client.alloc().buffer(512);
         }
-        return new ByteBufOutputStream(pending);
+        return pending;
     }
 
     private HttpHeaders headers(HttpHeaders headers) {

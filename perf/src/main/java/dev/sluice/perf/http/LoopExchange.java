@@ -16,6 +16,7 @@ import dev.sluice.transport.openai.CompletionRequest;
 import dev.sluice.transport.openai.CompletionRequestReader;
 import dev.sluice.transport.openai.OpenAiException;
 import dev.sluice.transport.openai.OpenAiJson;
+import dev.sluice.transport.openai.StreamAnswer;
 import dev.sluice.transport.tokenize.EncodedPrompt;
 import dev.sluice.transport.tokenize.PromptException;
 import dev.sluice.transport.tokenize.WordPromptEncoder;
@@ -76,7 +77,8 @@ final class LoopExchange implements AdmissionListener, EnginePools.Answer, Engin
     private SseParser parser;
     private byte[] scratch = new byte[1024];
     private CompletionHeader header;
-    private OpenAiJson.ChunkHead chunkHead;
+    /** A stream's events, made when the engine's connection is lent; null for a whole answer. */
+    private StreamAnswer events;
     private final StringBuilder whole = new StringBuilder();
     private long tokens;
     private boolean ended;
@@ -202,6 +204,9 @@ final class LoopExchange implements AdmissionListener, EnginePools.Answer, Engin
         parser = new SseParser(adapter, MAX_LINE_BYTES);
         header = CompletionHeader.of(request.endpoint(), requestId, System.currentTimeMillis() / 1000,
             LoopServe.MODEL);
+        if (request.stream()) {
+            events = new StreamAnswer(answer.stream(), header, request.includeUsage());
+        }
         channel.writeAndFlush(post, channel.voidPromise());
     }
 
@@ -245,8 +250,8 @@ final class LoopExchange implements AdmissionListener, EnginePools.Answer, Engin
         if (tokens == 0) {
             shared.router().responding(lifecycle);
         }
-        if (request.stream()) {
-            answer.event(OpenAiJson.chunk(chunkHead(), piece, tokens == 0, null, request.includeUsage()));
+        if (events != null) {
+            write(() -> events.token(piece));
         } else {
             whole.append(piece);
         }
@@ -303,16 +308,13 @@ final class LoopExchange implements AdmissionListener, EnginePools.Answer, Engin
         long completionTokens = adapter.completionTokens() >= 0 ? adapter.completionTokens() : tokens;
         // Before the client has the last bytes, as serve does: the client's next request comes after this one's end.
         shared.router().completed(lifecycle, promptTokens + completionTokens);
-        if (!request.stream()) {
+        if (events == null) {
             answer.whole(HttpResponseStatus.OK, OpenAiJson.completion(header, whole.toString(), reason.wireName(),
                 promptTokens, completionTokens));
             return;
         }
-        answer.event(OpenAiJson.chunk(chunkHead(), null, tokens == 0, reason.wireName(), request.includeUsage()));
-        if (request.includeUsage()) {
-            answer.event(OpenAiJson.usageChunk(header, promptTokens, completionTokens));
-        }
-        answer.done();
+        write(() -> events.finished(reason.wireName(), promptTokens, completionTokens));
+        answer.end();
     }
 
     /** The engine failed the admitted request: aborted at the router, the client told (an error event mid-stream). */
@@ -322,13 +324,25 @@ final class LoopExchange implements AdmissionListener, EnginePools.Answer, Engin
         }
         ended = true;
         shared.router().aborted(lifecycle, new IOException(message));
-        answer.error(new OpenAiException(status, message, null, code));
+        OpenAiException error = new OpenAiException(status, message, null, code);
+        if (answer.streaming()) {
+            write(() -> events.failed(error));
+            answer.end();
+        } else {
+            answer.error(error);
+        }
     }
 
-    private OpenAiJson.ChunkHead chunkHead() {
-        if (chunkHead == null) {
-            chunkHead = OpenAiJson.chunkHead(header);
+    /** A write into the stream's buffer, which cannot fail with an I/O error. */
+    private interface BufferWrite {
+        void run() throws IOException;
+    }
+
+    private static void write(BufferWrite write) {
+        try {
+            write.run();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return chunkHead;
     }
 }

@@ -132,31 +132,19 @@ public final class CompletionResponder {
                           Flushing flushing)
         throws IOException, InterruptedException {
         EngineQueue.Signal signal = first;
-        OpenAiJson.ChunkHead head = OpenAiJson.chunkHead(header);
-        long tokens = 0;
+        StreamAnswer answer = new StreamAnswer(out, header, includeUsage);
         while (true) {
             switch (signal) {
-                case EngineQueue.Token token -> {
-                    SseFrames.event(out, OpenAiJson.chunk(head, piece(token, tokens), tokens == 0, null,
-                        includeUsage));
-                    tokens++;
-                }
+                case EngineQueue.Token token -> answer.token(piece(token, answer.tokens()));
                 case EngineQueue.Finished done -> {
                     Finished finished = ended(hooks, new Finished(done.promptTokens(), done.completionTokens()));
-                    SseFrames.event(out, OpenAiJson.chunk(head, null, tokens == 0, done.reason().wireName(),
-                        includeUsage));
-                    if (includeUsage) {
-                        SseFrames.event(out, OpenAiJson.usageChunk(header, done.promptTokens(),
-                            done.completionTokens()));
-                    }
-                    SseFrames.done(out);
+                    answer.finished(done.reason().wireName(), done.promptTokens(), done.completionTokens());
                     out.flush();
                     return finished;
                 }
                 case EngineQueue.Failed failed -> {
                     Failed end = ended(hooks, new Failed(failed.kind(), failed.message()));
-                    SseFrames.event(out, OpenAiJson.error(engineError.apply(failed)));
-                    SseFrames.done(out);
+                    answer.failed(engineError.apply(failed));
                     out.flush();
                     return end;
                 }
