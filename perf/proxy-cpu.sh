@@ -106,10 +106,16 @@ rm -rf "$out/loop-journal"
 "$JAVA" "${jvm_flags[@]}" -cp "$perf_cp" dev.sluice.perf.http.LoopServe "$loop_serve_port" \
     "http://127.0.0.1:$engine_port" "$out/loop-journal" > "$out/loop-serve.log" 2>&1 & pids+=($!)
 loop_serve_pid=$!
+# The same, asking the engine for a whole answer when the client asks for one (measured non-streaming only).
+loop_whole_port=$(free_port)
+rm -rf "$out/loop-whole-journal"
+"$JAVA" "${jvm_flags[@]}" -cp "$perf_cp" dev.sluice.perf.http.LoopServe "$loop_whole_port" \
+    "http://127.0.0.1:$engine_port" "$out/loop-whole-journal" --engine-whole > "$out/loop-whole.log" 2>&1 & pids+=($!)
+loop_whole_pid=$!
 haproxy -f "$out/haproxy.cfg" -db > "$out/haproxy.log" 2>&1 & pids+=($!)
 haproxy_pid=$!
 for port in "$engine_port" "$journal_port" "$plain_port" "$haproxy_port" "$bare_server_port" "$bare_proxy_port" \
-    "$netty_proxy_port" "$loop_serve_port"; do
+    "$netty_proxy_port" "$loop_serve_port" "$loop_whole_port"; do
     await_port "$port"
 done
 
@@ -166,6 +172,8 @@ echo "\`LoopServe\` does serve's own work per request on those event loops: the 
 echo "tokenized, admission by a router set up as serve's (combining scheduler, metrics, the journal on in"
 echo "\`$shown/loop-journal\`), the engine's stream read on a pooled connection of the same loop and answered as serve"
 echo "answers it, the lifecycle reported; it has none of serve's limits, timeouts, trust rules or health checks."
+echo "\`LoopServe --engine-whole\` asks the engine for a whole answer when the client asks for one, as a plain proxy"
+echo "forwards it: the router then hears of the first token only at the end (measured non-streaming only)."
 echo
 echo "| path | stream | CPU/req µs | rounds | in kernel µs | x | req/s c=16 | x | req/s c=32 | x | p50 µs c=1 | + |" \
     "p50 µs c=16 | reads | writes | sleeps | preempted | non-2xx |"
@@ -174,6 +182,7 @@ rows=("HAProxy|$haproxy_port|$haproxy_pid" \
     "bare Helidon server (no upstream)|$bare_server_port|$bare_server_pid" \
     "bare Helidon proxy|$bare_proxy_port|$bare_proxy_pid" "bare Netty proxy|$netty_proxy_port|$netty_proxy_pid" \
     "serve's work on Netty (LoopServe), journal on|$loop_serve_port|$loop_serve_pid" \
+    "LoopServe, the engine asked for whole answers|$loop_whole_port|$loop_whole_pid" \
     "sluice serve --no-journal|$plain_port|$plain_pid" "sluice serve, journal on|$journal_port|$journal_pid")
 # One c=16 run of path $1 (port $2, pid $3, stream $4), appended to its rounds file as
 # "cpu_us reqs_per_s p50_us reads writes sleeps preempted non2xx kernel_us".
@@ -193,12 +202,15 @@ measure() {
                 s * us / n }' \
         >> "$out/rounds-$1-$4.txt"
 }
+# Whether row $1 is left out in stream mode $2: asking the engine for a whole answer changes nothing in a stream.
+skip_row() { [ "$2" = true ] && [[ "$1" == *"whole answers"* ]]; }
 # The median of column $2 of file $1.
 median() { sort -n -k "$2,$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
 
 for stream in false true; do
     for i in "${!rows[@]}"; do
         IFS='|' read -r name port pid <<< "${rows[$i]}"
+        skip_row "$name" "$stream" && continue
         run_wrk "http://127.0.0.1:$port" 16 "$stream" "$warmup" > /dev/null
         rm -f "$out/rounds-$i-$stream.txt"
     done
@@ -206,11 +218,13 @@ for stream in false true; do
     for _ in $(seq 1 "$rounds"); do
         for i in "${!rows[@]}"; do
             IFS='|' read -r name port pid <<< "${rows[$i]}"
+            skip_row "$name" "$stream" && continue
             measure "$i" "$port" "$pid" "$stream"
         done
     done
     for i in "${!rows[@]}"; do
         IFS='|' read -r name port pid <<< "${rows[$i]}"
+        skip_row "$name" "$stream" && continue
         url="http://127.0.0.1:$port"
         f="$out/rounds-$i-$stream.txt"
         cpu=$(median "$f" 1); rps16=$(median "$f" 2); p50=$(median "$f" 3); reads=$(median "$f" 4)

@@ -38,6 +38,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.util.Arrays;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -54,12 +55,16 @@ final class LoopExchange implements AdmissionListener, EnginePools.Answer, Engin
     private static final int MAX_LINE_BYTES = 1 << 20;
     private static final String COMPLETIONS = "/v1/completions";
 
-    /** What every exchange of the server shares. */
-    record Shared(ModelRouter router, URI engine, EnginePools pools, int overloadStatus, CompletionRequestReader reader,
-                  BlockHasher hasher, String host) {
-        Shared(ModelRouter router, URI engine, EnginePools pools, int overloadStatus, int blockSize) {
-            this(router, engine, pools, overloadStatus, new CompletionRequestReader(256), new BlockHasher(blockSize),
-                engine.getHost() + ":" + engine.getPort());
+    /**
+     * What every exchange of the server shares; {@code engineWhole}: a client that asks for a whole answer has the
+     * engine asked for one too, instead of its stream.
+     */
+    record Shared(ModelRouter router, URI engine, EnginePools pools, int overloadStatus, boolean engineWhole,
+                  CompletionRequestReader reader, BlockHasher hasher, String host) {
+        Shared(ModelRouter router, URI engine, EnginePools pools, int overloadStatus, int blockSize,
+               boolean engineWhole) {
+            this(router, engine, pools, overloadStatus, engineWhole, new CompletionRequestReader(256),
+                new BlockHasher(blockSize), engine.getHost() + ":" + engine.getPort());
         }
     }
 
@@ -76,6 +81,9 @@ final class LoopExchange implements AdmissionListener, EnginePools.Answer, Engin
     private CompletionStreamAdapter adapter;
     private SseParser parser;
     private byte[] scratch = new byte[1024];
+    /** Whether the engine was asked for one whole answer, which gathers in {@link #scratch} until its end. */
+    private boolean engineWhole;
+    private int gathered;
     private CompletionHeader header;
     /** A stream's events, made when the engine's connection is lent; null for a whole answer. */
     private StreamAnswer events;
@@ -189,9 +197,10 @@ final class LoopExchange implements AdmissionListener, EnginePools.Answer, Engin
         }
         engine = channel;
         ByteBuf body = channel.alloc().buffer(256);
+        engineWhole = shared.engineWhole() && !request.stream();
         try {
             CompletionBody.write(new ByteBufOutputStream(body), LoopServe.MODEL, new EngineRequest(requestId,
-                prompt.tokens(), request.maxTokens(), 0, prompt.text()));
+                prompt.tokens(), request.maxTokens(), 0, prompt.text()), !engineWhole);
         } catch (IOException e) {
             body.release();
             throw new UncheckedIOException(e);
@@ -230,6 +239,10 @@ final class LoopExchange implements AdmissionListener, EnginePools.Answer, Engin
         }
         ByteBuf bytes = content.content();
         int length = bytes.readableBytes();
+        if (engineWhole) {
+            gather(bytes, length);
+            return;
+        }
         if (length > scratch.length) {
             scratch = new byte[Math.max(length, scratch.length * 2)];
         }
@@ -243,6 +256,24 @@ final class LoopExchange implements AdmissionListener, EnginePools.Answer, Engin
         }
     }
 
+    /** Adds a piece of the engine's whole answer to what has come of it, up to the bound of one event line. */
+    private void gather(ByteBuf bytes, int length) {
+        if (gathered + length > MAX_LINE_BYTES) {
+            EnginePools.abandon(engine);
+            fail(502, "the engine sent an answer over 1 MiB", "engine_error");
+            return;
+        }
+        if (gathered + length > scratch.length) {
+            scratch = Arrays.copyOf(scratch, Math.max(gathered + length, scratch.length * 2));
+        }
+        bytes.getBytes(bytes.readerIndex(), scratch, gathered, length);
+        gathered += length;
+    }
+
+    /**
+     * Text from the engine. The router hears of the first token with it: for a whole answer from the engine, only
+     * when the answer has come, so the worker's prefill stays booked until then.
+     */
     private void text(String piece) {
         if (ended) {
             return;
@@ -263,6 +294,10 @@ final class LoopExchange implements AdmissionListener, EnginePools.Answer, Engin
         engine = null;
         if (ended) {
             return;
+        }
+        if (engineWhole) {
+            // A whole answer has the shape of one chunk of the stream: the adapter reads it as one event.
+            adapter.onEvent("message", scratch, 0, gathered);
         }
         if (adapter.errorKind() != null) {
             fail(502, "the engine failed the request: " + adapter.errorMessage(), "engine_error");

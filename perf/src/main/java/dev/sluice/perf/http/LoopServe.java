@@ -45,7 +45,11 @@ import java.util.OptionalLong;
  * timeouts, trust rules, large-body gate, health checks or preemption, and answers only the two completion routes.
  * Those cost little per request; what it measures is whether serve's work fits under HAProxy's cost on a loop.
  *
- * <p>Usage: {@code LoopServe PORT ENGINE_URL [JOURNAL_DIR]}; runs until killed.
+ * <p>With {@code --engine-whole}, a client that asks for a whole answer has the engine asked for one too, as a
+ * plain proxy would forward it, instead of its stream: the router then hears of the first token only when the whole
+ * answer has come, so the worker's prefill stays booked through the decode. What that trade saves is what it measures.
+ *
+ * <p>Usage: {@code LoopServe PORT ENGINE_URL [JOURNAL_DIR] [--engine-whole]}; runs until killed.
  */
 public final class LoopServe {
     /** The model name serve's scripts use with the mock engine. */
@@ -56,18 +60,33 @@ public final class LoopServe {
     private static final long TOTAL_KV_BLOCKS = 16_384;
     private static final int OVERLOAD_STATUS = OverloadStatus.DEFAULT;
     private static final int MAX_BODY_BYTES = 1 << 20;
+    private static final String ENGINE_WHOLE = "--engine-whole";
 
     private LoopServe() {
     }
 
     public static void main(String[] args) throws Exception {
         FloorArgs parsed = FloorArgs.parseOrExit("LoopServe", Arrays.copyOf(args, Math.min(args.length, 2)), true);
-        Path journal = args.length > 2 ? Path.of(args[2]) : null;
+        Path journal = null;
+        boolean engineWhole = false;
+        for (int i = 2; i < args.length; i++) {
+            if (args[i].equals(ENGINE_WHOLE)) {
+                engineWhole = true;
+            } else if (args[i].startsWith("--") || journal != null) {
+                System.err.println("argument " + (i + 1) + ": expected JOURNAL_DIR or " + ENGINE_WHOLE + ", got '"
+                    + args[i] + "'");
+                System.err.println("usage: LoopServe PORT ENGINE_URL [JOURNAL_DIR] [" + ENGINE_WHOLE + "]");
+                System.exit(2);
+            } else {
+                journal = Path.of(args[i]);
+            }
+        }
         Served served = Served.start(journal);
         start(new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(), NioIoHandler.newFactory()),
-            parsed.port(), parsed.engine(), served);
+            parsed.port(), parsed.engine(), served, engineWhole);
         System.out.println("loop serve on port " + parsed.port() + " to " + parsed.engine()
-            + (journal != null ? ", journal in " + journal : ", no journal"));
+            + (journal != null ? ", journal in " + journal : ", no journal")
+            + (engineWhole ? ", whole answers from the engine" : ""));
     }
 
     /** The model's router, its metrics and its journal ({@code null}: none), as serve sets them up. */
@@ -98,12 +117,14 @@ public final class LoopServe {
 
     /**
      * Listens on {@code 127.0.0.1:port} (0: any free port) on {@code loops}, sending each admitted request to
-     * {@code engine} ({@code http://host:port}); returns the listening channel.
+     * {@code engine} ({@code http://host:port}), for whole answers as a whole answer when {@code engineWhole};
+     * returns the listening channel.
      */
-    static Channel start(EventLoopGroup loops, int port, URI engine, Served served) throws InterruptedException {
+    static Channel start(EventLoopGroup loops, int port, URI engine, Served served, boolean engineWhole)
+        throws InterruptedException {
         EnginePools pools = new EnginePools(engine);
         LoopExchange.Shared shared = new LoopExchange.Shared(served.router(), engine, pools, OVERLOAD_STATUS,
-            BLOCK_SIZE);
+            BLOCK_SIZE, engineWhole);
         return new ServerBootstrap()
             .group(loops)
             .channel(NioServerSocketChannel.class)

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import dev.sluice.core.router.RouterStatistics;
 import dev.sluice.transport.engine.mock.MockEngineServer;
 import dev.sluice.transport.engine.mock.MockEngineSettings;
@@ -14,12 +15,14 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,8 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The event-loop measurement server answers as serve answers, through the real mock engine: a whole chat answer and a
  * stream (its events, the usage chunk, {@code [DONE]}) with serve's decision headers, over one kept-alive connection;
- * a wrong model and an unreachable engine get typed errors; and every admitted request ends at the router as
- * completed or aborted, none left live.
+ * told to, it asks the engine for a whole answer when the client asked for one; a wrong model and an unreachable
+ * engine get typed errors; and every admitted request ends at the router as completed or aborted, none left live.
  */
 class LoopServeTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,14 +45,15 @@ class LoopServeTest {
     Path journal;
 
     private MockEngineServer engine;
+    private HttpServer wholeEngine;
     private LoopServe.Served served;
     private EventLoopGroup loops;
     private URI chat;
 
-    private void start(URI engineUrl) throws Exception {
+    private void start(URI engineUrl, boolean engineWhole) throws Exception {
         served = LoopServe.Served.start(journal);
         loops = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        Channel listening = LoopServe.start(loops, 0, engineUrl, served);
+        Channel listening = LoopServe.start(loops, 0, engineUrl, served, engineWhole);
         chat = URI.create("http://127.0.0.1:" + ((InetSocketAddress) listening.localAddress()).getPort()
             + "/v1/chat/completions");
     }
@@ -57,7 +61,7 @@ class LoopServeTest {
     private void startWithMockEngine() throws Exception {
         engine = MockEngineServer.start(new MockEngineSettings("127.0.0.1", 0, LoopServe.MODEL, 16,
             new SimEngineContext().speedupRatio(1000)));
-        start(URI.create("http://127.0.0.1:" + engine.port()));
+        start(URI.create("http://127.0.0.1:" + engine.port()), false);
     }
 
     @AfterEach
@@ -70,6 +74,9 @@ class LoopServeTest {
         }
         if (engine != null) {
             engine.close();
+        }
+        if (wholeEngine != null) {
+            wholeEngine.stop(0);
         }
     }
 
@@ -113,6 +120,44 @@ class LoopServeTest {
     }
 
     @Test
+    void shouldAskTheEngineForAWholeAnswerWhenToldAndReadItAsTheStreamsLastChunk() throws Exception {
+        // An engine that answers only a request for a whole answer: a stream asked of it is refused.
+        wholeEngine = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        wholeEngine.createContext("/v1/completions", exchange -> {
+            JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
+            boolean whole = body.path("stream").isBoolean() && !body.path("stream").asBoolean()
+                && !body.has("stream_options");
+            byte[] answer = (whole ? "{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"created\":1,"
+                + "\"model\":\"" + LoopServe.MODEL + "\",\"choices\":[{\"index\":0,\"text\":\" hello world\","
+                + "\"finish_reason\":\"length\"}],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2,"
+                + "\"total_tokens\":5}}" : "{\"error\":{\"message\":\"streams are not served here\"}}")
+                .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(whole ? 200 : 400, answer.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(answer);
+            }
+        });
+        wholeEngine.start();
+        start(URI.create("http://127.0.0.1:" + wholeEngine.getAddress().getPort()), true);
+        try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+            for (int i = 0; i < 2; i++) {
+                HttpResponse<String> whole = client.send(post(chatBody(false, 2)),
+                    HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, whole.statusCode(), whole.body());
+                JsonNode answer = JSON.readTree(whole.body());
+                assertEquals("chat.completion", answer.path("object").asText());
+                assertEquals(" hello world", answer.path("choices").path(0).path("message").path("content").asText());
+                assertEquals("length", answer.path("choices").path(0).path("finish_reason").asText());
+                assertEquals(2, answer.path("usage").path("completion_tokens").asInt());
+                assertEquals(3, answer.path("usage").path("prompt_tokens").asInt());
+            }
+        }
+        RouterStatistics stats = awaitStats(s -> s.completed() == 2);
+        assertEquals(0, stats.aborted());
+    }
+
+    @Test
     void shouldRefuseAModelNotServedAndAnUnparsableBodyWithTypedErrors() throws Exception {
         startWithMockEngine();
         try (HttpClient client = HttpClient.newHttpClient()) {
@@ -133,7 +178,7 @@ class LoopServeTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
-        start(URI.create("http://127.0.0.1:" + closedPort));
+        start(URI.create("http://127.0.0.1:" + closedPort), false);
         try (HttpClient client = HttpClient.newHttpClient()) {
             HttpResponse<String> answer = client.send(post(chatBody(false, 4)), HttpResponse.BodyHandlers.ofString());
             assertEquals(503, answer.statusCode(), answer.body());

@@ -7,7 +7,8 @@ import java.io.OutputStream;
 
 /**
  * The body of the {@code POST /v1/completions} a remote engine is sent: {@code {"model", "prompt": text | [ids],
- * "max_tokens", "stream": true, "stream_options": {"include_usage": true}}}, written straight to bytes (no tree).
+ * "max_tokens", "stream": true, "stream_options": {"include_usage": true}}} (or {@code "stream": false} for one whole
+ * answer, which carries its usage anyway), written straight to bytes (no tree).
  * The prompt is its text when the request carries it (the engine tokenizes it), else its token ids (the engine
  * prefills exactly the tokens the router hashed). Stateless.
  */
@@ -15,8 +16,14 @@ public final class CompletionBody {
     private CompletionBody() {
     }
 
-    /** Writes {@code request}'s body for the engine's {@code model} to {@code body}, and closes {@code body}. */
+    /** Writes {@code request}'s body for a stream, for the engine's {@code model}, and closes {@code body}. */
     public static void write(OutputStream body, String model, EngineRequest request) throws IOException {
+        write(body, model, request, true);
+    }
+
+    /** Writes {@code request}'s body, for a stream or one whole answer, and closes {@code body}. */
+    public static void write(OutputStream body, String model, EngineRequest request, boolean stream)
+        throws IOException {
         try (JsonGenerator json = ReaderJson.MAPPER.getFactory().createGenerator(body)) {
             json.writeStartObject();
             json.writeStringField("model", model);
@@ -27,10 +34,12 @@ public final class CompletionBody {
                 json.writeArray(request.promptTokens(), 0, request.promptTokens().length);
             }
             json.writeNumberField("max_tokens", request.maxTokens());
-            json.writeBooleanField("stream", true);
-            json.writeObjectFieldStart("stream_options");
-            json.writeBooleanField("include_usage", true);
-            json.writeEndObject();
+            json.writeBooleanField("stream", stream);
+            if (stream) {
+                json.writeObjectFieldStart("stream_options");
+                json.writeBooleanField("include_usage", true);
+                json.writeEndObject();
+            }
             json.writeEndObject();
         }
     }
