@@ -66,7 +66,8 @@ public final class LoopServe {
     }
 
     public static void main(String[] args) throws Exception {
-        FloorArgs parsed = FloorArgs.parseOrExit("LoopServe", Arrays.copyOf(args, Math.min(args.length, 2)), true);
+        FloorArgs parsed = FloorArgs.parseOrExit("LoopServe", Arrays.copyOf(args, Math.min(args.length, 2)), true,
+            "[JOURNAL_DIR] [" + ENGINE_WHOLE + "]");
         Path journal = null;
         boolean engineWhole = false;
         for (int i = 2; i < args.length; i++) {
