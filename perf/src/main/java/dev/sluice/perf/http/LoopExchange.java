@@ -210,7 +210,8 @@ final class LoopExchange implements AdmissionListener, EnginePools.Answer, Engin
             HttpHeaderValues.APPLICATION_JSON).set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes())
             .set("x-request-id", requestId);
         adapter = new CompletionStreamAdapter(this::text);
-        parser = new SseParser(adapter, MAX_LINE_BYTES);
+        // A whole answer from the engine is no event stream: it gathers, and the adapter reads it at the end.
+        parser = engineWhole ? null : new SseParser(adapter, MAX_LINE_BYTES);
         header = CompletionHeader.of(request.endpoint(), requestId, System.currentTimeMillis() / 1000,
             LoopServe.MODEL);
         if (request.stream()) {

@@ -61,13 +61,15 @@ public final class LoopServe {
     private static final int OVERLOAD_STATUS = OverloadStatus.DEFAULT;
     private static final int MAX_BODY_BYTES = 1 << 20;
     private static final String ENGINE_WHOLE = "--engine-whole";
+    /** LoopServe's own arguments, after the floor servers' PORT ENGINE_URL. */
+    private static final String OWN_ARGUMENTS = "[JOURNAL_DIR] [" + ENGINE_WHOLE + "]";
 
     private LoopServe() {
     }
 
     public static void main(String[] args) throws Exception {
         FloorArgs parsed = FloorArgs.parseOrExit("LoopServe", Arrays.copyOf(args, Math.min(args.length, 2)), true,
-            "[JOURNAL_DIR] [" + ENGINE_WHOLE + "]");
+            OWN_ARGUMENTS);
         Path journal = null;
         boolean engineWhole = false;
         for (int i = 2; i < args.length; i++) {
@@ -76,7 +78,7 @@ public final class LoopServe {
             } else if (args[i].startsWith("--") || journal != null) {
                 System.err.println("argument " + (i + 1) + ": expected JOURNAL_DIR or " + ENGINE_WHOLE + ", got '"
                     + args[i] + "'");
-                System.err.println("usage: LoopServe PORT ENGINE_URL [JOURNAL_DIR] [" + ENGINE_WHOLE + "]");
+                System.err.println("usage: LoopServe PORT ENGINE_URL (http://host:port) " + OWN_ARGUMENTS);
                 System.exit(2);
             } else {
                 journal = Path.of(args[i]);
