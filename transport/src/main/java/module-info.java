@@ -12,6 +12,11 @@ module dev.sluice.transport {
     requires io.helidon.common;
     requires transitive io.helidon.http;
     requires transitive io.helidon.webserver;
+    requires transitive io.netty.buffer;
+    requires transitive io.netty.codec;
+    requires transitive io.netty.codec.http;
+    requires transitive io.netty.common;
+    requires transitive io.netty.transport;
     requires java.desktop;
     requires java.logging;
     requires jdk.management;
@@ -38,6 +43,7 @@ module dev.sluice.transport {
     exports dev.sluice.transport.engine.sim;
     exports dev.sluice.transport.engine.telemetry;
     exports dev.sluice.transport.frontend;
+    exports dev.sluice.transport.io;
     exports dev.sluice.transport.metrics;
     exports dev.sluice.transport.openai;
     exports dev.sluice.transport.plot;
