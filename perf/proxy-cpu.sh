@@ -66,6 +66,13 @@ scripts/sluice serve --http-host 127.0.0.1 --http-port "$plain_port" --no-journa
     ${serve_flags[@]+"${serve_flags[@]}"} --engine-url "http://127.0.0.1:$engine_port" \
     > "$out/serve-plain.log" 2>&1 & pids+=($!)
 plain_pid=$!
+# serve on event loops (--http-io loops), the journal on.
+loops_port=$(free_port)
+rm -rf "$out/loops-journal"
+scripts/sluice serve --http-host 127.0.0.1 --http-port "$loops_port" --journal-dir "$out/loops-journal" \
+    --http-io loops ${serve_flags[@]+"${serve_flags[@]}"} --engine-url "http://127.0.0.1:$engine_port" \
+    > "$out/serve-loops.log" 2>&1 & pids+=($!)
+loops_pid=$!
 haproxy_port=$(free_port)
 cat > "$out/haproxy.cfg" <<CFG
 global
@@ -115,7 +122,7 @@ loop_whole_pid=$!
 haproxy -f "$out/haproxy.cfg" -db > "$out/haproxy.log" 2>&1 & pids+=($!)
 haproxy_pid=$!
 for port in "$engine_port" "$journal_port" "$plain_port" "$haproxy_port" "$bare_server_port" "$bare_proxy_port" \
-    "$netty_proxy_port" "$loop_serve_port" "$loop_whole_port"; do
+    "$netty_proxy_port" "$loop_serve_port" "$loop_whole_port" "$loops_port"; do
     await_port "$port"
 done
 
@@ -174,6 +181,8 @@ echo "\`$shown/loop-journal\`), the engine's stream read on a pooled connection 
 echo "answers it, the lifecycle reported; it has none of serve's limits, timeouts, trust rules or health checks."
 echo "\`LoopServe --engine-whole\` asks the engine for a whole answer when the client asks for one, as a plain proxy"
 echo "forwards it: the router then hears of the first token only at the end (measured non-streaming only)."
+echo "\`serve --http-io loops\` is serve on Netty's event loops instead of Helidon's virtual threads (journal on in"
+echo "\`$shown/loops-journal\`), with all of serve's limits, timeouts, trust rules and health checks."
 echo
 echo "| path | stream | CPU/req µs | rounds | in kernel µs | x | req/s c=16 | x | req/s c=32 | x | p50 µs c=1 | + |" \
     "p50 µs c=16 | reads | writes | sleeps | preempted | non-2xx |"
@@ -183,7 +192,8 @@ rows=("HAProxy|$haproxy_port|$haproxy_pid" \
     "bare Helidon proxy|$bare_proxy_port|$bare_proxy_pid" "bare Netty proxy|$netty_proxy_port|$netty_proxy_pid" \
     "serve's work on Netty (LoopServe), journal on|$loop_serve_port|$loop_serve_pid" \
     "LoopServe, the engine asked for whole answers|$loop_whole_port|$loop_whole_pid" \
-    "sluice serve --no-journal|$plain_port|$plain_pid" "sluice serve, journal on|$journal_port|$journal_pid")
+    "sluice serve --no-journal|$plain_port|$plain_pid" "sluice serve, journal on|$journal_port|$journal_pid" \
+    "sluice serve --http-io loops, journal on|$loops_port|$loops_pid")
 # One c=16 run of path $1 (port $2, pid $3, stream $4), appended to its rounds file as
 # "cpu_us reqs_per_s p50_us reads writes sleeps preempted non2xx kernel_us".
 measure() {

@@ -1,6 +1,7 @@
 package dev.sluice.transport.cli;
 
 import dev.sluice.transport.frontend.ConnectionLimits;
+import dev.sluice.transport.frontend.FrontendSettings;
 import java.time.Duration;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -31,6 +32,27 @@ final class ConnectionOptions {
         description = "How long a kept-alive connection may wait for its next request before it is closed "
             + "(default: ${DEFAULT-VALUE}).")
     Duration idleTimeout;
+
+    @Option(names = "--http-io", defaultValue = "threads", paramLabel = "MODE",
+        description = "How requests are served: threads (Helidon's server, a virtual thread per request, blocking on "
+            + "each read) or loops (Netty's event loops, one per core, shared with the remote engines' connections: "
+            + "a request is read, admitted, sent to its engine, streamed back and answered on one loop, with no "
+            + "thread per request). Same routes, answers, limits and timeouts. Default: ${DEFAULT-VALUE}.")
+    String io;
+
+    /**
+     * The server asked for.
+     *
+     * @throws CommandLine.ParameterException neither {@code threads} nor {@code loops}.
+     */
+    FrontendSettings.Io io(CommandLine commandLine) {
+        return switch (io) {
+            case "threads" -> FrontendSettings.Io.THREADS;
+            case "loops" -> FrontendSettings.Io.LOOPS;
+            default -> throw new CommandLine.ParameterException(commandLine, "--http-io must be threads or loops, "
+                + "was '" + io + "'");
+        };
+    }
 
     /**
      * The limits given, checked.

@@ -173,6 +173,7 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         validate();
         ConnectionLimits limits = connections.limits(spec.commandLine());
+        FrontendSettings.Io io = connections.io(spec.commandLine());
         EnginesFile file = null;
         if (enginesFile != null) {
             try {
@@ -223,7 +224,7 @@ final class ServeCommand implements Callable<Integer> {
                 OverloadStatus.fromEnvironment(), tenantHeader == null ? null : HeaderNames.create(tenantHeader),
                 gracePeriod, TrustedSources.of(trustedSources), models, limits, new LargeBodyBudget(largeBodyBytes,
                 largeBodyConcurrency == null ? LargeBodyBudget.defaultPermits() : largeBodyConcurrency,
-                LargeBodyBudget.WAIT));
+                LargeBodyBudget.WAIT)).io(io);
         } catch (IllegalArgumentException e) {
             tokenizers.close();
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

@@ -19,11 +19,13 @@ import dev.sluice.transport.tokenize.PromptEncoder;
 import dev.sluice.transport.tokenize.PromptException;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.Headers;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -47,17 +49,17 @@ import java.util.concurrent.atomic.AtomicLong;
 final class CompletionsEndpoint implements Handler {
     private static final AtomicLong IDS = new AtomicLong();
     /** A request still running when the grace period of a shutdown ends: its engine request is stopped. */
-    private static final OpenAiException SHUTTING_DOWN = new OpenAiException(503, "The server is shutting down and "
+    static final OpenAiException SHUTTING_DOWN = new OpenAiException(503, "The server is shutting down and "
         + "the request did not finish within its grace period", null, "shutting_down");
     static final HeaderName DECISION = HeaderNames.create("x-sluice-decision");
     static final HeaderName POLICY_CLASS = HeaderNames.create("x-sluice-policy-class");
     /** Sluice's own id for the request, unique; the journal's {@code requestId}. */
     static final HeaderName SLUICE_REQUEST_ID = HeaderNames.create("x-sluice-request-id");
     /** The router's rejection reason when it has no worker to place a request on. */
-    private static final String NO_WORKERS = "no_endpoints";
+    static final String NO_WORKERS = "no_endpoints";
 
     /** One model as the endpoint uses it. */
-    private record Served(ModelServing serving, BlockHasher hasher) {
+    record Served(ModelServing serving, BlockHasher hasher) {
     }
 
     private final CompletionRequest.Endpoint endpoint;
@@ -89,7 +91,7 @@ final class CompletionsEndpoint implements Handler {
     public void handle(ServerRequest req, ServerResponse res) {
         // Ours, unique: the router's, the plugins', the engine's and the journal's key. The client's x-request-id
         // is only its label (echoed, journaled): a client that reuses another's cannot fail that one's request.
-        String requestId = "sluice-" + Long.toHexString(System.nanoTime()) + "-" + IDS.incrementAndGet();
+        String requestId = newRequestId();
         res.header(SLUICE_REQUEST_ID, requestId);
         String clientId;
         try {
@@ -111,35 +113,21 @@ final class CompletionsEndpoint implements Handler {
             Thread.currentThread().interrupt();
             return;
         }
-        CompletionRequest request;
-        AdmissionRequest admission;
-        EncodedPrompt prompt;
-        Served served;
+        Prepared prepared;
         try (turn) {
-            request = reader.read(endpoint, RequestBody.read(req, maxBodyBytes));
-            served = models.get(request.model());
-            if (served == null) {
-                throw new OpenAiException(404, "The model `" + request.model()
-                    + "` is not served here; this frontend serves " + served(), "model", "model_not_found");
-            }
-            prompt = encode(request, served.serving().model().prompts());
-            AdmissionRequest.Builder builder = AdmissionRequest.builder(requestId).clientRequestId(clientId)
-                .promptTokens(prompt.tokens(), served.hasher());
-            if (trustedSources.trusts(req.remotePeer().address())) {
-                DynamoHeaders.apply(req.headers(), builder, tenantHeader);
-            } else {
-                // An untrusted client must not jump the queue or spend another tenant's budget.
-                served.serving().metrics().untrustedHeaders(DynamoHeaders.privileged(req.headers(), tenantHeader));
-            }
-            admission = builder.build();
+            prepared = prepare(requestId, clientId, req.headers(), RequestBody.read(req, maxBodyBytes),
+                req.remotePeer().address());
         } catch (OpenAiException e) {
             ErrorResponses.send(res, e);
             return;
         }
+        CompletionRequest request = prepared.request();
+        EncodedPrompt prompt = prepared.prompt();
+        Served served = prepared.served();
         ModelServing model = served.serving();
         ModelRouter router = model.router();
         AdmissionTicket ticket = new AdmissionTicket();
-        long lifecycle = router.submit(admission, ticket);
+        long lifecycle = router.submit(prepared.admission(), ticket);
         try {
             ticket.await();
         } catch (InterruptedException e) {
@@ -163,6 +151,55 @@ final class CompletionsEndpoint implements Handler {
         } finally {
             model.answering().decrementAndGet();
         }
+    }
+
+    /** Sluice's own id for a new request, unique. */
+    static String newRequestId() {
+        return "sluice-" + Long.toHexString(System.nanoTime()) + "-" + IDS.incrementAndGet();
+    }
+
+    /** The status of capacity rejections. */
+    int overloadStatus() {
+        return overloadStatus;
+    }
+
+    /** The most body bytes taken. */
+    long maxBodyBytes() {
+        return maxBodyBytes;
+    }
+
+    /** A request read, its model found, its prompt in the model's tokens and its admission request built. */
+    record Prepared(CompletionRequest request, Served served, EncodedPrompt prompt, AdmissionRequest admission) {
+        ModelServing model() {
+            return served.serving();
+        }
+    }
+
+    /**
+     * Parses {@code body}, finds the model it asks for and encodes its prompt, and builds its admission request with
+     * Dynamo's headers when {@code peer} is trusted (else counts them as ignored). Any thread.
+     *
+     * @throws OpenAiException the client's error: a malformed request, a model not served, a prompt the model cannot
+     *                         take, a malformed header.
+     */
+    Prepared prepare(String requestId, String clientId, Headers headers, byte[] body, SocketAddress peer)
+        throws OpenAiException {
+        CompletionRequest request = reader.read(endpoint, body);
+        Served served = models.get(request.model());
+        if (served == null) {
+            throw new OpenAiException(404, "The model `" + request.model()
+                + "` is not served here; this frontend serves " + served(), "model", "model_not_found");
+        }
+        EncodedPrompt prompt = encode(request, served.serving().model().prompts());
+        AdmissionRequest.Builder builder = AdmissionRequest.builder(requestId).clientRequestId(clientId)
+            .promptTokens(prompt.tokens(), served.hasher());
+        if (trustedSources.trusts(peer)) {
+            DynamoHeaders.apply(headers, builder, tenantHeader);
+        } else {
+            // An untrusted client must not jump the queue or spend another tenant's budget.
+            served.serving().metrics().untrustedHeaders(DynamoHeaders.privileged(headers, tenantHeader));
+        }
+        return new Prepared(request, served, prompt, builder.build());
     }
 
     /**
@@ -270,7 +307,7 @@ final class CompletionsEndpoint implements Handler {
     }
 
     /** The engine request's end, to the router and to the worker's health. */
-    private static void report(ModelServing model, long lifecycle, int workerId,
+    static void report(ModelServing model, long lifecycle, int workerId,
                                CompletionResponder.Outcome outcome) {
         ModelRouter router = model.router();
         WorkerHealth health = model.health();
@@ -306,7 +343,7 @@ final class CompletionsEndpoint implements Handler {
      * set up wrong for it (the model it asks for), else 502. The kinds other than FAILED come only from remote
      * engines, whose messages already say what happened.
      */
-    private static OpenAiException engineError(EngineQueue.Failed failed) {
+    static OpenAiException engineError(EngineQueue.Failed failed) {
         String message = failed.message();
         return switch (failed.kind()) {
             case REJECTED -> new OpenAiException(400, message, null, "engine_rejected");

@@ -37,8 +37,13 @@ final class ErrorResponses {
             res.header(HeaderNames.RETRY_AFTER, String.valueOf(Math.max(1,
                 (nanosUntilNextProbe + 999_999_999L) / 1_000_000_000L)));
         }
-        send(res, new OpenAiException(503, "No healthy engine is available for this model: "
-            + "its engines are failing and being retried; retry later", null, "no_healthy_workers"));
+        send(res, noHealthyWorkersError());
+    }
+
+    /** The body of {@link #noHealthyWorkers}. */
+    static OpenAiException noHealthyWorkersError() {
+        return new OpenAiException(503, "No healthy engine is available for this model: "
+            + "its engines are failing and being retried; retry later", null, "no_healthy_workers");
     }
 
     static void send(ServerResponse res, OpenAiException error) {

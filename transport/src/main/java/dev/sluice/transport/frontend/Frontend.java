@@ -35,23 +35,22 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class Frontend implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String JSON_TYPE = "application/json";
     /** How long the requests stopped at the end of the grace period have to send their clients the error. */
     private static final java.time.Duration STOPPED_ANSWERS = java.time.Duration.ofSeconds(5);
 
     private final FrontendSettings settings;
     private final List<ModelServing> models;
-    private final WebServer server;
-    private final ConnectionGuard guard;
+    private final FrontendServer server;
     private final LargeBodyGate largeBodies;
     private volatile boolean draining;
     private boolean closed;
 
-    private Frontend(FrontendSettings settings, List<ModelServing> models, WebServer server, ConnectionGuard guard,
+    private Frontend(FrontendSettings settings, List<ModelServing> models, FrontendServer server,
                      LargeBodyGate largeBodies) {
         this.settings = settings;
         this.models = List.copyOf(models);
         this.server = server;
-        this.guard = guard;
         this.largeBodies = largeBodies;
     }
 
@@ -81,7 +80,6 @@ public final class Frontend implements AutoCloseable {
     public static Frontend start(FrontendSettings settings, ReplicaCluster cluster) throws JournalException {
         SafeLogFilter.install();
         List<ModelServing> models = new ArrayList<>(settings.models().size());
-        ConnectionGuard guard = null;
         try {
             for (ServedModel model : settings.models()) {
                 models.add(ModelServing.start(model, settings.overloadStatus(), cluster));
@@ -93,9 +91,38 @@ public final class Frontend implements AutoCloseable {
                 metrics.add(model.metrics());
             }
             Frontend[] self = new Frontend[1];
-            guard = new ConnectionGuard(settings.connections());
             LargeBodyGate largeBodies = new LargeBodyGate(settings.largeBodies(), settings.overloadStatus());
-            WebServer server = WebServer.builder()
+            LoopServer.Pages pages = path -> switch (path) {
+                case "/v1/models" -> new LoopServer.Page(200, JSON_TYPE, OpenAiJson.models(names,
+                    System.currentTimeMillis() / 1000, "sluice"));
+                case "/health" -> self[0].health(cluster);
+                case "/live" -> new LoopServer.Page(200, JSON_TYPE, "{\"status\":\"live\"}".getBytes(
+                    StandardCharsets.UTF_8));
+                case "/metrics" -> new LoopServer.Page(200, PrometheusText.CONTENT_TYPE, (cluster == null
+                    ? PrometheusText.render(metrics) : PrometheusText.render(metrics) + cluster.metricsText())
+                    .getBytes(StandardCharsets.UTF_8));
+                default -> null;
+            };
+            FrontendServer server = settings.io() == FrontendSettings.Io.LOOPS
+                ? LoopServer.start(settings, largeBodies, models, pages)
+                : helidon(settings, models, largeBodies, pages);
+            self[0] = new Frontend(settings, models, server, largeBodies);
+            return self[0];
+        } catch (JournalException | RuntimeException e) {
+            for (int i = models.size() - 1; i >= 0; i--) {
+                models.get(i).close();
+            }
+            throw e;
+        }
+    }
+
+    /** Helidon's server, answering the pages and the completions; its guard stops with it. */
+    private static FrontendServer helidon(FrontendSettings settings, List<ModelServing> models,
+                                          LargeBodyGate largeBodies, LoopServer.Pages pages) {
+        ConnectionGuard guard = new ConnectionGuard(settings.connections());
+        WebServer server;
+        try {
+            server = WebServer.builder()
                 .host(settings.host())
                 .port(settings.port())
                 .shutdownHook(false)
@@ -118,31 +145,41 @@ public final class Frontend implements AutoCloseable {
                         models, largeBodies))
                     .post("/v1/completions", new CompletionsEndpoint(CompletionRequest.Endpoint.COMPLETIONS,
                         settings, models, largeBodies))
-                    .get("/v1/models", (req, res) -> json(res, OpenAiJson.models(names,
-                        System.currentTimeMillis() / 1000, "sluice")))
-                    .get("/health", (req, res) -> self[0].health(res, cluster))
-                    .get("/live", (req, res) -> json(res, "{\"status\":\"live\"}".getBytes(StandardCharsets.UTF_8)))
-                    .get("/metrics", (req, res) -> {
-                        res.header(HeaderNames.CONTENT_TYPE, PrometheusText.CONTENT_TYPE);
-                        res.send(cluster == null ? PrometheusText.render(metrics)
-                            : PrometheusText.render(metrics) + cluster.metricsText());
-                    }))
+                    .get("/v1/models", (req, res) -> send(res, pages.get("/v1/models")))
+                    .get("/health", (req, res) -> send(res, pages.get("/health")))
+                    .get("/live", (req, res) -> send(res, pages.get("/live")))
+                    .get("/metrics", (req, res) -> send(res, pages.get("/metrics"))))
                 .build()
                 .start();
-            if (!server.isRunning()) {
-                throw new ListenFailure(settings.host(), settings.port());
-            }
-            self[0] = new Frontend(settings, models, server, guard, largeBodies);
-            return self[0];
-        } catch (JournalException | RuntimeException e) {
-            if (guard != null) {
-                guard.close();
-            }
-            for (int i = models.size() - 1; i >= 0; i--) {
-                models.get(i).close();
-            }
+        } catch (RuntimeException e) {
+            guard.close();
             throw e;
         }
+        if (!server.isRunning()) {
+            guard.close();
+            throw new ListenFailure(settings.host(), settings.port());
+        }
+        return new FrontendServer() {
+            @Override
+            public int port() {
+                return server.port();
+            }
+
+            @Override
+            public void close() {
+                try {
+                    server.stop();
+                } finally {
+                    guard.close();
+                }
+            }
+        };
+    }
+
+    private static void send(ServerResponse res, LoopServer.Page page) {
+        res.status(Status.create(page.status()));
+        res.header(HeaderNames.CONTENT_TYPE, page.contentType());
+        res.send(page.body());
     }
 
     /** The server could not listen on the address it was given: not this machine's, or the port is taken. */
@@ -163,7 +200,7 @@ public final class Frontend implements AutoCloseable {
      * replica of a fleet, {@code nats} says the connection's state and the replicas seen (the status does not
      * depend on NATS: a replica cut off from it serves on its own view).
      */
-    private void health(ServerResponse res, ReplicaCluster cluster) {
+    private LoopServer.Page health(ReplicaCluster cluster) {
         List<Map<String, Object>> entries = new ArrayList<>(models.size());
         boolean allMisconfigured = true;
         boolean anyHealthy = false;
@@ -175,7 +212,6 @@ public final class Frontend implements AutoCloseable {
         }
         String status = draining ? "draining" : anyHealthy ? "healthy" : allMisconfigured ? "misconfigured"
             : "unavailable";
-        res.status(status.equals("healthy") ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
         Map<String, Object> body = new LinkedHashMap<>();
         if (entries.size() == 1) {
             body.putAll(entries.getFirst());
@@ -188,7 +224,7 @@ public final class Frontend implements AutoCloseable {
             body.put("nats", cluster.health());
         }
         try {
-            json(res, JSON.writeValueAsBytes(body));
+            return new LoopServer.Page(status.equals("healthy") ? 200 : 503, JSON_TYPE, JSON.writeValueAsBytes(body));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot render the health body", e);
         }
@@ -211,11 +247,6 @@ public final class Frontend implements AutoCloseable {
         entry.put("live_requests", stats.live());
         entry.put("queued", stats.queued());
         return entry;
-    }
-
-    private static void json(ServerResponse res, byte[] body) {
-        res.header(HeaderNames.CONTENT_TYPE, "application/json");
-        res.send(body);
     }
 
     public int port() {
@@ -319,9 +350,8 @@ public final class Frontend implements AutoCloseable {
             }
         }
         try {
-            server.stop();
+            server.close();
         } finally {
-            guard.close();
             for (ModelServing model : models) {
                 model.close();
             }

@@ -26,12 +26,41 @@ import java.util.Set;
  *                         this order.
  * @param connections      the connection limit and the read timeouts.
  * @param largeBodies      how many large request bodies are handled at once.
+ * @param io               the server: a virtual thread per request, or event loops.
  */
 public record FrontendSettings(String host, int port, long maxBodyBytes, int defaultMaxTokens, int overloadStatus,
                                HeaderName tenantHeader, Duration gracePeriod, TrustedSources trustedSources,
                                List<ServedModel> models, ConnectionLimits connections,
-                               LargeBodyBudget largeBodies) {
+                               LargeBodyBudget largeBodies, Io io) {
+    /**
+     * The server a frontend answers on. Both serve the same routes with the same answers, limits and timeouts.
+     */
+    public enum Io {
+        /** Helidon's server: a virtual thread per request, blocking on each read; the engine's answer read likewise. */
+        THREADS,
+        /**
+         * Netty's event loops ({@link LoopServer}): a request's reads, writes and callbacks as events on its
+         * connection's loop, which a remote engine's connection shares; no thread per request.
+         */
+        LOOPS;
+
+        /**
+         * The server of the settings made without one: {@code -Dsluice.io=loops} or {@code threads} (the default),
+         * so that the frontend's tests run on either.
+         */
+        public static Io fromSystemProperty() {
+            String value = System.getProperty("sluice.io", "threads");
+            return switch (value) {
+                case "threads" -> THREADS;
+                case "loops" -> LOOPS;
+                default -> throw new IllegalArgumentException("-Dsluice.io must be threads or loops, was '" + value
+                    + "'");
+            };
+        }
+    }
+
     public FrontendSettings {
+        Objects.requireNonNull(io, "io");
         Objects.requireNonNull(largeBodies, "largeBodies");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(connections, "connections");
@@ -55,6 +84,14 @@ public record FrontendSettings(String host, int port, long maxBodyBytes, int def
         }
     }
 
+    /** Settings on the server {@link Io#fromSystemProperty()} names. */
+    public FrontendSettings(String host, int port, long maxBodyBytes, int defaultMaxTokens, int overloadStatus,
+                            HeaderName tenantHeader, Duration gracePeriod, TrustedSources trustedSources,
+                            List<ServedModel> models, ConnectionLimits connections, LargeBodyBudget largeBodies) {
+        this(host, port, maxBodyBytes, defaultMaxTokens, overloadStatus, tenantHeader, gracePeriod, trustedSources,
+            models, connections, largeBodies, Io.fromSystemProperty());
+    }
+
     /** Settings with the {@link ConnectionLimits#defaults() default connection limits} and large-body budget. */
     public FrontendSettings(String host, int port, long maxBodyBytes, int defaultMaxTokens, int overloadStatus,
                             HeaderName tenantHeader, Duration gracePeriod, TrustedSources trustedSources,
@@ -66,13 +103,19 @@ public record FrontendSettings(String host, int port, long maxBodyBytes, int def
     /** These settings with {@code connections} instead. */
     public FrontendSettings connections(ConnectionLimits connections) {
         return new FrontendSettings(host, port, maxBodyBytes, defaultMaxTokens, overloadStatus, tenantHeader,
-            gracePeriod, trustedSources, models, connections, largeBodies);
+            gracePeriod, trustedSources, models, connections, largeBodies, io);
     }
 
     /** These settings with {@code largeBodies} instead. */
     public FrontendSettings largeBodies(LargeBodyBudget largeBodies) {
         return new FrontendSettings(host, port, maxBodyBytes, defaultMaxTokens, overloadStatus, tenantHeader,
-            gracePeriod, trustedSources, models, connections, largeBodies);
+            gracePeriod, trustedSources, models, connections, largeBodies, io);
+    }
+
+    /** These settings with the server {@code io} instead. */
+    public FrontendSettings io(Io io) {
+        return new FrontendSettings(host, port, maxBodyBytes, defaultMaxTokens, overloadStatus, tenantHeader,
+            gracePeriod, trustedSources, models, connections, largeBodies, io);
     }
 
     /** Settings for one model. */

@@ -36,7 +36,7 @@ final class LargeBodyGate {
      * @throws InterruptedException the request's thread was interrupted while it waited.
      */
     Turn enter(OptionalLong declaredLength) throws OpenAiException, InterruptedException {
-        if (declaredLength.isPresent() && declaredLength.getAsLong() <= budget.thresholdBytes()) {
+        if (small(declaredLength)) {
             return NONE;
         }
         if (!turns.tryAcquire(budget.maxWait().toNanos(), TimeUnit.NANOSECONDS)) {
@@ -45,6 +45,22 @@ final class LargeBodyGate {
                 "too_many_large_bodies");
         }
         return turns::release;
+    }
+
+    /**
+     * A turn for a body of {@code declaredLength} bytes if one is free now (at once for a small body), else
+     * {@code null} (fairly: not ahead of those waiting): the caller then waits for one with {@link #enter} off its
+     * event loop.
+     */
+    Turn tryEnter(OptionalLong declaredLength) throws InterruptedException {
+        if (small(declaredLength)) {
+            return NONE;
+        }
+        return turns.tryAcquire(0, TimeUnit.NANOSECONDS) ? turns::release : null;
+    }
+
+    private boolean small(OptionalLong declaredLength) {
+        return declaredLength.isPresent() && declaredLength.getAsLong() <= budget.thresholdBytes();
     }
 
     /** Turns free now. */

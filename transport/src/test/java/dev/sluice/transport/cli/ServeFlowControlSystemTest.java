@@ -23,7 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -34,7 +35,7 @@ import picocli.CommandLine;
  * a {@code Retry-After}; a SIGHUP reloads the policy (the interactive class renamed); after it a second held bulk
  * request is preempted by a burst of two tenants' interactive requests, which queue one behind the other (the engine
  * is busy at any prefill) and all complete; and {@code replay --verify} reproduces the journaled run: tenant-fair
- * dispatches, both preemptions and the reload.
+ * dispatches, both preemptions and the reload. On either server ({@code --http-io threads} and {@code loops}).
  */
 class ServeFlowControlSystemTest {
     private static final Pattern READY = Pattern.compile("sluice serving \\S+ on (http://\\S+)");
@@ -55,15 +56,17 @@ class ServeFlowControlSystemTest {
     @TempDir
     Path dir;
 
-    @Test
-    void shouldPreemptReloadAndServeTenantsFairlyInAServeProcessAndReplayTheRun() throws Exception {
+    @ParameterizedTest(name = "--http-io {0}")
+    @ValueSource(strings = {"threads", "loops"})
+    void shouldPreemptReloadAndServeTenantsFairlyInAServeProcessAndReplayTheRun(String io) throws Exception {
         Path policy = dir.resolve("policy.yaml");
         Path journal = dir.resolve("journal");
         Files.writeString(policy, BEFORE);
         try (FaultyEngine engine = new FaultyEngine();
              SluiceProcess serve = SluiceProcess.start(READY, List.of("serve", "--http-port", "0", "--model-name",
                  MODEL, "--engine-url", engine.url(), "--engine-metrics-interval", "0", "--tenant-header",
-                 "x-tenant", "--router-policy-config", policy.toString(), "--journal-dir", journal.toString()))) {
+                 "x-tenant", "--router-policy-config", policy.toString(), "--journal-dir", journal.toString(),
+                 "--http-io", io))) {
             String base = serve.ready();
 
             CompletableFuture<HttpResponse<String>> held = send(base, "bulk", "nobody", "hang");

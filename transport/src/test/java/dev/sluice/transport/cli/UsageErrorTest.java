@@ -49,8 +49,15 @@ class UsageErrorTest {
     void shouldSuggestTheOptionMeantAndStillPrintOnlyAHint() {
         assertEquals(2, run("serve", "--http-prot", "8001"));
         assertEquals("sluice: Unknown options: '--http-prot', '8001'\nPossible solutions: --http-host, --http-port, "
-            + "--http-max-connections, --http-header-timeout, --http-body-timeout, --http-idle-timeout\n"
+            + "--http-max-connections, --http-header-timeout, --http-body-timeout, --http-idle-timeout, --http-io\n"
             + "Try 'sluice serve --help' for more information.\n", err.toString());
+    }
+
+    @Test
+    void shouldNameTheServersWhenHttpIoIsNeither() {
+        assertEquals(2, run("serve", "--http-port", "0", "--no-journal", "--http-io", "epoll"));
+        assertEquals("sluice: --http-io must be threads or loops, was 'epoll'\nTry 'sluice serve --help' for more "
+            + "information.\n", err.toString());
     }
 
     @Test

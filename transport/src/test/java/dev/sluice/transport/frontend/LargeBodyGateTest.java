@@ -1,6 +1,8 @@
 package dev.sluice.transport.frontend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.sluice.transport.openai.OpenAiException;
@@ -35,6 +37,25 @@ class LargeBodyGateTest {
         large.close();
         gate.enter(OptionalLong.of(4096)).close();
         chunked.close();
+        assertEquals(2, gate.free());
+    }
+
+    @Test
+    void shouldTryForATurnWithoutWaitingAndPassSmallBodiesAtOnce() throws Exception {
+        LargeBodyGate.Turn small = gate.tryEnter(OptionalLong.of(1024));
+        assertEquals(2, gate.free(), "a small body takes no turn");
+        LargeBodyGate.Turn first = gate.tryEnter(OptionalLong.of(1025));
+        LargeBodyGate.Turn second = gate.tryEnter(OptionalLong.empty());
+        assertEquals(0, gate.free());
+        assertNull(gate.tryEnter(OptionalLong.of(1 << 20)), "no turn free: the caller waits for one elsewhere");
+        assertNotNull(gate.tryEnter(OptionalLong.of(10)), "a small body passes with every turn taken");
+        first.close();
+        assertEquals(1, gate.free());
+        LargeBodyGate.Turn third = gate.tryEnter(OptionalLong.of(4096));
+        assertNotNull(third, "a turn given back is taken");
+        third.close();
+        second.close();
+        small.close();
         assertEquals(2, gate.free());
     }
 
