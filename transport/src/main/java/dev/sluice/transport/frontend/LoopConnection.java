@@ -39,6 +39,8 @@ final class LoopConnection extends ChannelInboundHandlerAdapter {
     private Phase phase = Phase.AWAITING;
     private long deadlineNanos;
     private ScheduledFuture<?> watch;
+    /** When the scheduled check comes. */
+    private long watchNanos;
     /** The request whose body is being read, and what it has sent of it. */
     private HttpRequest head;
     private ByteBuf body;
@@ -335,10 +337,21 @@ final class LoopConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Sets the phase's deadline; one check is scheduled at a time, at or before it. */
+    /**
+     * Sets the phase's deadline. One check is scheduled at a time, at or before it: a later deadline is looked at
+     * again when the check comes; an earlier one moves the check.
+     */
     private void deadline(long nanos) {
         deadlineNanos = nanos;
-        if (nanos != NONE && watch == null && !closed) {
+        if (nanos == NONE || closed) {
+            return;
+        }
+        if (watch != null && nanos - watchNanos < 0) {
+            watch.cancel(false);
+            watch = null;
+        }
+        if (watch == null) {
+            watchNanos = nanos;
             watch = ctx.executor().schedule(this::check, Math.max(0, nanos - System.nanoTime()),
                 TimeUnit.NANOSECONDS);
         }

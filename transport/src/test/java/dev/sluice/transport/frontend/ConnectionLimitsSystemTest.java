@@ -84,6 +84,31 @@ class ConnectionLimitsSystemTest {
     }
 
     @Test
+    void shouldHoldALaterRequestsHeadToTheHeaderTimeoutThoughTheIdleTimeoutIsLonger() throws Exception {
+        try (Frontend patient = Frontend.start(settings().connections(new ConnectionLimits(3, Duration.ofSeconds(1),
+                 Duration.ofSeconds(1), Duration.ofMinutes(10))));
+             Socket socket = connect(patient)) {
+            assertTrue(exchange(socket, LIVE).startsWith("HTTP/1.1 200 OK"));
+            // Idle for longer than a header timeout (well within the idle one), so that no check of the first request
+            // is still pending; then the next head starts and trickles: its own deadline, not the idle one, ends it.
+            LockSupport.parkNanos(1_500_000_000L);
+            socket.getOutputStream().write("GET /live HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(
+                StandardCharsets.US_ASCII));
+            boolean cut = false;
+            for (int i = 0; i < 1_000 && !cut; i++) {
+                try {
+                    socket.getOutputStream().write('x');
+                    socket.getOutputStream().flush();
+                    LockSupport.parkNanos(20_000_000L);
+                } catch (IOException e) {
+                    cut = true;
+                }
+            }
+            assertTrue(cut, "the server kept a later head that never ended for 20 s");
+        }
+    }
+
+    @Test
     void shouldCloseASlowPostAfterTheBodyTimeout() throws IOException {
         try (Socket socket = connect(frontend)) {
             socket.getOutputStream().write(("POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
