@@ -8,6 +8,13 @@ import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.engine.EngineStream;
 import dev.sluice.transport.engine.ProbeResult;
 import dev.sluice.transport.io.EventLoops;
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Objects;
@@ -187,14 +194,32 @@ public final class HttpEngine implements Engine {
         return channels;
     }
 
-    /** The raw path completions are POSTed to. */
-    String completionsPath() {
-        return completionsPath;
+    /** The {@code POST} of a completion with {@code x-request-id: requestId} and {@code body}, which it takes. */
+    FullHttpRequest completionRequest(String requestId, ByteBuf body) {
+        FullHttpRequest post = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, completionsPath,
+            body);
+        post.headers().set(HttpHeaderNames.HOST, authority)
+            .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+            .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.TEXT_EVENT_STREAM)
+            .set("x-request-id", requestId)
+            .set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+        return post;
     }
 
-    /** The {@code Host} of the engine's requests. */
-    String authority() {
-        return authority;
+    /**
+     * Checks that a request id may go into a header: visible ASCII only (a control character, CR or LF would forge
+     * one).
+     *
+     * @throws IllegalArgumentException if it may not.
+     */
+    static void checkHeaderValue(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < ' ' && c != '\t' || c >= 127) {
+                throw new IllegalArgumentException("a request header may carry only visible ASCII, not U+"
+                    + String.format("%04X", (int) c));
+            }
+        }
     }
 
     void ended(RemoteExchange exchange) {

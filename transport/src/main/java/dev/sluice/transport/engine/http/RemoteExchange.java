@@ -9,11 +9,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.concurrent.ScheduledFuture;
@@ -112,7 +107,7 @@ final class RemoteExchange implements EngineStream, Runnable {
         firstTokenTimer = loop.schedule(this::firstTokenDue, engine.settings().firstTokenTimeout().toNanos(),
             TimeUnit.NANOSECONDS);
         try {
-            checkHeaderValue(request.requestId());
+            HttpEngine.checkHeaderValue(request.requestId());
             body = ByteBufAllocator.DEFAULT.buffer(256);
             CompletionBody.write(new ByteBufOutputStream(body), engine.settings().model(), request);
         } catch (IOException | RuntimeException e) {
@@ -134,14 +129,7 @@ final class RemoteExchange implements EngineStream, Runnable {
         }
         connection = lent;
         reusedConnection = reused;
-        DefaultFullHttpRequest post = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
-            engine.completionsPath(), body.retainedDuplicate());
-        post.headers().set(HttpHeaderNames.HOST, engine.authority())
-            .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
-            .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.TEXT_EVENT_STREAM)
-            .set("x-request-id", request.requestId())
-            .set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
-        lent.send(this, post);
+        lent.send(this, engine.completionRequest(request.requestId(), body.retainedDuplicate()));
     }
 
     void connectFailed(Throwable cause) {
@@ -166,6 +154,9 @@ final class RemoteExchange implements EngineStream, Runnable {
                 // The client has its answer; a body that goes on and on is cut rather than read for the pool.
                 abandonConnection();
             }
+        } else if (abort.get() != RUNNING) {
+            // Aborted (from inside a listener call, say): nothing more is read; the abort's task ends the exchange.
+            abandonConnection();
         } else if (errorBody != null) {
             int take = Math.min(length, errorBody.length - errorLength);
             System.arraycopy(bytes, offset, errorBody, errorLength, take);
@@ -177,9 +168,9 @@ final class RemoteExchange implements EngineStream, Runnable {
         } else if (!parser.feed(bytes, offset, length)) {
             abandonConnection();
             fail(new UpstreamFailure(ErrorKind.FAILED, "the engine sent an event line over 1 MiB"));
-        } else if (ended) {
-            // A listener that threw ended the exchange inside the parser.
-            return;
+        } else if (ended || abort.get() != RUNNING) {
+            // A listener call inside the parser threw (which ended the exchange) or cancelled (whose task ends it).
+            abandonConnection();
         } else if (adapter.errorKind() != null) {
             abandonConnection();
             fail(new UpstreamFailure(adapter.errorKind(), adapter.errorMessage()));
@@ -195,7 +186,9 @@ final class RemoteExchange implements EngineStream, Runnable {
         if (ended) {
             return;
         }
-        if (errorBody != null) {
+        if (abort.get() != RUNNING) {
+            endAborted();
+        } else if (errorBody != null) {
             failWithStatus();
         } else {
             endOfStream();
@@ -213,7 +206,9 @@ final class RemoteExchange implements EngineStream, Runnable {
         if (ended) {
             return;
         }
-        if (status == 0 && !answered && reusedConnection && !retried && body != null) {
+        if (abort.get() != RUNNING) {
+            endAborted();
+        } else if (status == 0 && !answered && reusedConnection && !retried && body != null) {
             retried = true;
             engine.channels().connect(loop, this);
         } else if (failure instanceof UpstreamProtocolException) {
@@ -321,7 +316,7 @@ final class RemoteExchange implements EngineStream, Runnable {
     }
 
     private void text(String piece) {
-        if (ended) {
+        if (ended || abort.get() != RUNNING) {
             return;
         }
         sawText = true;
@@ -379,17 +374,6 @@ final class RemoteExchange implements EngineStream, Runnable {
         if (body != null) {
             body.release();
             body = null;
-        }
-    }
-
-    /** A request id goes into a header: visible ASCII only (a control character, CR or LF would forge one). */
-    private static void checkHeaderValue(String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c < ' ' && c != '\t' || c >= 127) {
-                throw new IllegalArgumentException("a request header may carry only visible ASCII, not U+"
-                    + String.format("%04X", (int) c));
-            }
         }
     }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.transport.engine.EngineCall;
+import dev.sluice.transport.engine.EngineStream;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -16,8 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A whole answer's request ({@link HttpEngine#call}) is carried out like a stream, on an event loop: {@code run}
- * does nothing and the loop's thread makes every listener call; a cancel mid-stream closes the engine's connection,
- * so the engine sees the client go, and ends the request as cancelled.
+ * does nothing and the loop's thread makes every listener call; a cancel mid-stream, from another thread or from
+ * inside the listener, closes the engine's connection, so the engine sees the client go, and ends the request as
+ * cancelled with nothing delivered after it.
  */
 class HttpEngineCallTest {
     @Test
@@ -61,6 +63,32 @@ class HttpEngineCallTest {
             assertEquals(List.of("text Hi", "finished CANCELLED 3 1"), recorder.ended());
             assertTrue(clientGone.await(10, TimeUnit.SECONDS), "the engine saw its connection close");
             assertEquals(0, engine.load(0).runningRequests());
+        }
+    }
+
+    @Test
+    void shouldDeliverNothingMoreAfterACancelFromInsideTheListener() throws Exception {
+        CountDownLatch clientGone = new CountDownLatch(1);
+        try (ScriptedUpstream upstream = new ScriptedUpstream((connection, peer) -> {
+            peer.readRequest();
+            // The whole answer in one write: what follows the first text is read with it.
+            peer.write(stream("a", "b", "c"));
+            if (!peer.readRequest()) {
+                clientGone.countDown();
+            }
+        }); HttpEngine engine = engine(upstream)) {
+            EngineStream[] stream = new EngineStream[1];
+            ExchangeRecorder recorder = new ExchangeRecorder() {
+                @Override
+                public void onText(String text) {
+                    super.onText(text);
+                    stream[0].cancel();
+                }
+            };
+            // Set on the loop that then calls the listener, before it can.
+            EngineLoops.on(EngineLoops.loops().get(0), () -> stream[0] = engine.submit(request("c"), recorder));
+            assertEquals(List.of("text a", "finished CANCELLED 3 1"), recorder.ended());
+            assertTrue(clientGone.await(10, TimeUnit.SECONDS), "the engine saw its connection close");
         }
     }
 

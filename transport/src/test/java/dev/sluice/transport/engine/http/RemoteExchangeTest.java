@@ -196,6 +196,21 @@ class RemoteExchangeTest {
     }
 
     @Test
+    void shouldSendNoRequestWhoseIdWouldForgeAHeader() throws Exception {
+        try (ScriptedUpstream upstream = new ScriptedUpstream((index, peer) -> {
+            while (peer.readRequest()) {
+                peer.write(stream("one"));
+            }
+        }); HttpEngine engine = engine(upstream)) {
+            ExchangeRecorder recorder = new ExchangeRecorder();
+            engine.submit(request("a\r\nx-injected: 1"), recorder);
+            assertEquals(List.of("error FAILED the request could not be sent to the engine"), recorder.ended());
+            assertEquals(0, upstream.connections(), "nothing sent");
+            assertEquals(0, engine.load(0).runningRequests());
+        }
+    }
+
+    @Test
     void shouldSayWhenTheEngineRefusesTheConnection() throws Exception {
         String url;
         try (ScriptedUpstream gone = new ScriptedUpstream((index, peer) -> { })) {
