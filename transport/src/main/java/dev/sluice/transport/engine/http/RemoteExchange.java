@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * over, and call the listener — one {@code onText} per text delta, then one terminal callback — only on that loop,
  * never from inside {@link HttpEngine#submit} (the exchange starts as a task of its loop). The first-token and
  * stream-idle timeouts are tasks scheduled on the loop. {@link #cancel} and the engine's close may come from any
- * thread: the first abort records why the exchange ended and hands it to the loop, which closes the engine
- * connection (the engine sees the client go; it is never returned to the pool) and reports that reason.
+ * thread: the first abort records why the exchange ended and hands it to the loop, which reads no more of the answer,
+ * closes the engine connection the exchange holds (the engine sees the client go; it is never returned to the pool)
+ * and reports that reason.
  *
  * <p>Threads: {@link #cancel} and {@link #stop} from any thread; everything else on {@link #loop} only.
  */
@@ -122,8 +123,8 @@ final class RemoteExchange implements EngineStream, Runnable {
 
     /** A connection for the request (pooled, or new): it is sent there unless the exchange ended meanwhile. */
     void lent(EngineConnection lent, boolean reused) {
-        if (ended) {
-            // Nothing was sent on it: as good as idle.
+        if (ended || abort.get() != RUNNING) {
+            // Nothing was sent on it: as good as idle. A pending abort's task ends the exchange.
             engine.channels().release(lent.channel());
             return;
         }
@@ -133,7 +134,7 @@ final class RemoteExchange implements EngineStream, Runnable {
     }
 
     void connectFailed(Throwable cause) {
-        if (!ended) {
+        if (!ended && abort.get() == RUNNING) {
             fail(UpstreamFailure.beforeResponse(cause, engine.settings().connectTimeout()));
         }
     }
