@@ -46,6 +46,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * data-parallel rank. Thread-safe.
  */
 public final class HttpEngine implements Engine {
+    private final long workerId;
     private final HttpEngineSettings settings;
     private final UpstreamClient client;
     private final EngineChannels channels;
@@ -54,8 +55,9 @@ public final class HttpEngine implements Engine {
     private final Set<RemoteExchange> live = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    /** An engine for worker {@code workerId}; opens no connection yet. */
+    /** An engine for worker {@code workerId} (which its log lines name); opens no connection yet. */
     public HttpEngine(long workerId, HttpEngineSettings settings) {
+        this.workerId = workerId;
         this.settings = Objects.requireNonNull(settings, "settings");
         this.client = new UpstreamClient(settings);
         URI uri = settings.completionsUri();
@@ -188,6 +190,11 @@ public final class HttpEngine implements Engine {
             exchange.stop();
         }
         channels.close();
+    }
+
+    /** The worker this engine serves, for log lines. */
+    long workerId() {
+        return workerId;
     }
 
     EngineChannels channels() {

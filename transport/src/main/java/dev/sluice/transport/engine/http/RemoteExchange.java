@@ -112,7 +112,8 @@ final class RemoteExchange implements EngineStream, Runnable {
             body = ByteBufAllocator.DEFAULT.buffer(256);
             CompletionBody.write(new ByteBufOutputStream(body), engine.settings().model(), request);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("request {} could not be sent to {}", request.requestId(), engine.settings().baseUrl(), e);
+            LOG.warn("request {} could not be sent to worker {} ({})", request.requestId(), engine.workerId(),
+                engine.settings().baseUrl(), e);
             fail(new UpstreamFailure(ErrorKind.FAILED, "the request could not be sent to the engine"));
             return;
         }
