@@ -16,6 +16,8 @@ module dev.sluice.transport {
     requires transitive io.netty.codec;
     requires transitive io.netty.codec.http;
     requires transitive io.netty.common;
+    // TLS to https engines (SslHandler), on the event loops.
+    requires io.netty.handler;
     requires transitive io.netty.transport;
     requires java.desktop;
     requires java.logging;

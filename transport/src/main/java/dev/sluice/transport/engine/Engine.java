@@ -6,14 +6,17 @@ package dev.sluice.transport.engine;
  *
  * <p>Contract: every accepted {@link #submit} ends in exactly one terminal callback,
  * {@link EngineListener#onFinished} or {@link EngineListener#onError}, preceded by zero or more
- * {@link EngineListener#onToken} calls, all from one thread of the engine's choosing (never re-entrantly from
- * {@code submit} itself; {@link #call} may make them from the caller's thread, inside {@link EngineCall#run}). Methods
- * may be called from any thread. KV events, when the engine reports them, go to the
+ * {@link EngineListener#onToken} calls, all from one thread of the engine's choosing, never from inside
+ * {@code submit} itself: a caller on one of the process's shared event loops
+ * ({@link dev.sluice.transport.io.EventLoops}) gets its calls on that loop, where the engine can (a remote engine
+ * does); {@link #call} may make them from the caller's thread, inside {@link EngineCall#run}. Methods may be called
+ * from any thread. KV events, when the engine reports them, go to the
  * {@link dev.sluice.core.kv.KvEventSink} it was built with.
  */
 public interface Engine extends AutoCloseable {
     /**
-     * Starts a request. Never blocks on the engine's work and never calls {@code listener} on the caller's thread.
+     * Starts a request. Never blocks on the engine's work and never calls {@code listener} from inside this call; a
+     * caller on a shared event loop gets its listener calls on that loop where the engine runs on the loops.
      *
      * @throws IllegalStateException if the engine is closed.
      */

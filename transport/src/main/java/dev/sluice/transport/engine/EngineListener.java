@@ -3,8 +3,11 @@ package dev.sluice.transport.engine;
 /**
  * Receives one request's output. All calls for a request come from one engine thread, in order: zero or more
  * {@link #onToken} or {@link #onText}, then exactly one of {@link #onFinished} or one of the {@code onError}
- * methods. Implementations must return quickly and must not block: they run on the engine's scheduling thread. A
- * listener that throws is treated as a client that went away: the request is freed and gets no further calls.
+ * methods; never from inside {@link Engine#submit}. A request submitted from one of the shared event loops
+ * ({@link dev.sluice.transport.io.EventLoops}) to an engine that runs on them (a remote engine) has its calls on
+ * that same loop. Implementations must return quickly and must not block: they run on the engine's scheduling thread
+ * or an event loop. A listener that throws is treated as a client that went away: the request is freed and gets no
+ * further calls.
  */
 public interface EngineListener {
     /** The token id passed to {@link #onToken} by the default {@link #onText}: the id is not known. */

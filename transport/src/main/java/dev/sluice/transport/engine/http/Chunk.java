@@ -9,7 +9,7 @@ import java.io.IOException;
  * choice's text ({@code text}, else {@code delta.content}) and finish reason, and the usage counts. Each read method
  * starts just after the opening token of its value and leaves the parser on its closing token; it returns false
  * when the value is not one the pass knows (the adapter then reads the chunk as a tree). One per stream, reset for
- * each chunk, on the reader thread.
+ * each chunk, on the thread that reads the stream (the exchange's event loop).
  */
 final class Chunk {
     boolean choices;

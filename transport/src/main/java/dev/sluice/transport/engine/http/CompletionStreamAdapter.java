@@ -22,7 +22,8 @@ import java.util.function.Consumer;
  * it could not read to its end); anything else (an error, a malformed or unusual chunk) is decoded to a
  * {@code String} and read as a tree, which decides. Jackson's byte parsers refuse ill-formed UTF-8 (overlong forms,
  * encoded surrogates, cut-off sequences), so such a chunk takes the second way and its text reads with U+FFFD, as
- * decoding to a {@code String} gives. Not thread-safe: the request's reader thread owns it.
+ * decoding to a {@code String} gives. Not thread-safe: the thread reading the request's stream (its exchange's event
+ * loop) owns it.
  */
 public final class CompletionStreamAdapter implements SseParser.Handler {
     private static final ObjectMapper JSON = ReaderJson.MAPPER;

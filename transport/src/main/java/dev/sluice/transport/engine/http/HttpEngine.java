@@ -1,20 +1,25 @@
 package dev.sluice.transport.engine.http;
 
 import dev.sluice.transport.engine.Engine;
-import dev.sluice.transport.engine.EngineCall;
 import dev.sluice.transport.engine.EngineListener;
 import dev.sluice.transport.engine.EngineLoad;
 import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineRuntimeConfig;
 import dev.sluice.transport.engine.EngineStream;
 import dev.sluice.transport.engine.ProbeResult;
+import dev.sluice.transport.io.EventLoops;
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
-import java.time.Duration;
+import java.net.URI;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /**
  * A remote OpenAI-compatible server (vLLM, SGLang, {@code sluice mock-engine}, ...) as an {@link Engine}: each
@@ -24,15 +29,16 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * {@code stream_options.include_usage}, and streamed back text delta by text delta through
  * {@link EngineListener#onText}; the final usage chunk gives the counts of {@link EngineListener#onFinished}.
  *
- * <p>Threads: one reader virtual thread per request (for {@link #call}, the caller's own thread) sends it and reads
- * the answer with blocking socket I/O through the engine's own lean HTTP/1.1 client, {@link UpstreamClient}
- * (keep-alive connections pooled per engine, the request in one write, the answer decoded in a buffer kept per
- * connection), and makes all of that request's listener calls; one timer thread per engine enforces the first-token
- * and idle timeouts. {@link EngineStream#cancel} interrupts the reader while the exchange runs (never after it), which
- * closes its connection (a virtual thread's blocking socket I/O is interruptible), so the server sees the client go
- * and can free the request. Failures reach the listener as
+ * <p>Threads: each request is a {@link RemoteExchange} on one of the process's shared event loops
+ * ({@link EventLoops}): a caller that is itself one of those loops gets its request carried out on its own loop,
+ * on an engine connection of that loop (kept alive and pooled per loop by {@link EngineChannels}), and every
+ * listener call on that loop; any other caller's request goes to the next loop, whose thread makes its listener
+ * calls. Listener calls never come from inside {@link #submit}. The first-token and idle timeouts are tasks on the
+ * loop. {@link EngineStream#cancel} closes the request's engine connection, so the server sees the client go and
+ * can free the request. Failures reach the listener as
  * {@link EngineListener#onError(dev.sluice.transport.engine.ErrorKind, String)} with a client-safe message.
- * {@link #probe} asks {@code GET /v1/models} on the caller's thread, through the same client.
+ * {@link #probe} and {@link #models} ask {@code GET /v1/models} on the caller's thread, through a blocking
+ * {@link UpstreamClient} of their own.
  *
  * <p>What a generic OpenAI server does not tell: its capacity ({@link #runtimeConfig} comes from the settings), its
  * load ({@link #load} is this client's own view: the requests it has in flight, nothing about KV blocks) nor its KV
@@ -40,67 +46,36 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * data-parallel rank. Thread-safe.
  */
 public final class HttpEngine implements Engine {
+    private final long workerId;
     private final HttpEngineSettings settings;
     private final UpstreamClient client;
-    private final ScheduledThreadPoolExecutor timers;
+    private final EngineChannels channels;
+    private final String completionsPath;
+    private final String authority;
     private final Set<RemoteExchange> live = ConcurrentHashMap.newKeySet();
-    private final String threadPrefix;
     private volatile boolean closed;
 
-    /** An engine for worker {@code workerId} (used in thread names); opens no connection yet. */
+    /** An engine for worker {@code workerId} (which its log lines name); opens no connection yet. */
     public HttpEngine(long workerId, HttpEngineSettings settings) {
+        this.workerId = workerId;
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.threadPrefix = "sluice-remote-" + workerId + "-";
-        this.client = new UpstreamClient(settings, socketReadTimeout(settings));
-        this.timers = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon().name(threadPrefix + "timer")
-            .factory());
-        // Timers are cancelled at the first token, almost always long before they are due: drop them at once.
-        timers.setRemoveOnCancelPolicy(true);
+        this.client = new UpstreamClient(settings);
+        URI uri = settings.completionsUri();
+        this.channels = new EngineChannels(uri, (int) Math.max(1, Math.min(Integer.MAX_VALUE,
+            settings.connectTimeout().toMillis())));
+        this.completionsPath = uri.getRawPath();
+        this.authority = uri.getRawAuthority();
     }
 
     /**
-     * The socket read timeout of completions: longer than the first-token and idle timeouts, which bound every wait
-     * (they interrupt the reader); it only backs them up, and when it fires as they do the exchange ends as they
-     * would have ended it. No idle limit: the longest a socket takes.
-     */
-    static Duration socketReadTimeout(HttpEngineSettings settings) {
-        Duration most = Duration.ofMillis(Integer.MAX_VALUE);
-        if (settings.streamIdleTimeout().isZero()) {
-            return most;
-        }
-        Duration longest = settings.firstTokenTimeout().compareTo(settings.streamIdleTimeout()) > 0
-            ? settings.firstTokenTimeout() : settings.streamIdleTimeout();
-        Duration timeout = longest.plusSeconds(1);
-        return timeout.compareTo(most) > 0 ? most : timeout;
-    }
-
-    /**
-     * Starts the request on a new reader virtual thread.
+     * Starts the request on the caller's event loop when the caller is one of the shared loops, else on the next
+     * loop; its listener is called on that loop, never from inside this call.
      *
      * @throws IllegalArgumentException if the request has a rank other than 0.
      * @throws IllegalStateException    if the engine is closed.
      */
     @Override
     public EngineStream submit(EngineRequest request, EngineListener listener) {
-        RemoteExchange exchange = open(request, listener);
-        Thread.ofVirtual().name(threadName(request)).start(exchange);
-        return exchange;
-    }
-
-    /**
-     * The request as an exchange the caller runs: a virtual caller's own thread sends it and reads the answer, with
-     * no reader thread beside it (a platform thread waits for a reader of its own, since only a virtual thread's
-     * socket I/O stops when a cancel interrupts it).
-     *
-     * @throws IllegalArgumentException if the request has a rank other than 0.
-     * @throws IllegalStateException    if the engine is closed.
-     */
-    @Override
-    public EngineCall call(EngineRequest request, EngineListener listener) {
-        return open(request, listener);
-    }
-
-    private RemoteExchange open(EngineRequest request, EngineListener listener) {
         Objects.requireNonNull(listener, "listener");
         if (request.dpRank() != 0) {
             throw new IllegalArgumentException("a remote engine has only rank 0, was " + request.dpRank());
@@ -108,12 +83,14 @@ public final class HttpEngine implements Engine {
         if (closed) {
             throw new IllegalStateException("the engine at " + settings.baseUrl() + " is closed");
         }
-        RemoteExchange exchange = new RemoteExchange(this, request, listener);
+        RemoteExchange exchange = new RemoteExchange(this, request, listener, EventLoops.current());
         live.add(exchange);
         if (closed) {
             // close() may have swept the live set before the add: stop this one too.
             exchange.stop();
         }
+        // A task even on the caller's own loop: the listener hears nothing before submit has returned.
+        exchange.loop().execute(exchange);
         return exchange;
     }
 
@@ -202,7 +179,7 @@ public final class HttpEngine implements Engine {
         return settings;
     }
 
-    /** Aborts every request in flight (each ends with an error) and releases the client and the timer. */
+    /** Aborts every request in flight (each ends with an error) and closes the idle connections. */
     @Override
     public void close() {
         if (closed) {
@@ -212,21 +189,44 @@ public final class HttpEngine implements Engine {
         for (RemoteExchange exchange : live) {
             exchange.stop();
         }
-        timers.shutdownNow();
-        client.close();
+        channels.close();
     }
 
-    /** The name of the virtual thread that reads {@code request}'s answer when it has one of its own. */
-    String threadName(EngineRequest request) {
-        return threadPrefix + request.requestId();
+    /** The worker this engine serves, for log lines. */
+    long workerId() {
+        return workerId;
     }
 
-    UpstreamClient client() {
-        return client;
+    EngineChannels channels() {
+        return channels;
     }
 
-    ScheduledExecutorService timers() {
-        return timers;
+    /** The {@code POST} of a completion with {@code x-request-id: requestId} and {@code body}, which it takes. */
+    FullHttpRequest completionRequest(String requestId, ByteBuf body) {
+        FullHttpRequest post = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, completionsPath,
+            body);
+        post.headers().set(HttpHeaderNames.HOST, authority)
+            .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+            .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.TEXT_EVENT_STREAM)
+            .set("x-request-id", requestId)
+            .set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+        return post;
+    }
+
+    /**
+     * Checks that a request id may go into a header: visible ASCII only (a control character, CR or LF would forge
+     * one).
+     *
+     * @throws IllegalArgumentException if it may not.
+     */
+    static void checkHeaderValue(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < ' ' && c != '\t' || c >= 127) {
+                throw new IllegalArgumentException("a request header may carry only visible ASCII, not U+"
+                    + String.format("%04X", (int) c));
+            }
+        }
     }
 
     void ended(RemoteExchange exchange) {

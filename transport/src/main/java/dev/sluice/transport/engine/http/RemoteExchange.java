@@ -1,13 +1,16 @@
 package dev.sluice.transport.engine.http;
 
-import dev.sluice.transport.engine.EngineCall;
 import dev.sluice.transport.engine.EngineListener;
 import dev.sluice.transport.engine.EngineRequest;
+import dev.sluice.transport.engine.EngineStream;
 import dev.sluice.transport.engine.ErrorKind;
 import dev.sluice.transport.engine.FinishReason;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufOutputStream;
+import io.netty.channel.EventLoop;
 import java.io.IOException;
-import java.net.SocketTimeoutException;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.Arrays;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,15 +18,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One request to a remote engine, run by one reader thread ({@link #run}: its own virtual thread, or the caller's):
- * POST the prompt (its text, or its token ids) with {@code stream: true}, read the event stream, and call the
- * listener — one {@code onText} per text delta, then one terminal callback — only from that thread. {@link #cancel},
- * the timers and the engine's close may come from any thread: the first of them to fire records why the exchange
- * ended and interrupts the reader, whose blocking socket I/O then fails and closes the connection (never returned to
- * the pool); the reader then reports that reason. An abort that comes as the exchange ends never leaves its
- * interrupt on the reader thread, which may be a caller that goes on with other work.
+ * One request to a remote engine, carried out on one event loop from start to end: POST the prompt (its text, or its
+ * token ids) with {@code stream: true} on a connection of that loop, read the event stream as the connection hands it
+ * over, and call the listener — one {@code onText} per text delta, then one terminal callback — only on that loop,
+ * never from inside {@link HttpEngine#submit} (the exchange starts as a task of its loop). The first-token and
+ * stream-idle timeouts are tasks scheduled on the loop. {@link #cancel} and the engine's close may come from any
+ * thread: the first abort records why the exchange ended and hands it to the loop, which reads no more of the answer,
+ * closes the engine connection the exchange holds (the engine sees the client go; it is never returned to the pool)
+ * and reports that reason.
+ *
+ * <p>Threads: {@link #cancel} and {@link #stop} from any thread; everything else on {@link #loop} only.
  */
-final class RemoteExchange implements EngineCall, Runnable {
+final class RemoteExchange implements EngineStream, Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteExchange.class);
     private static final int RUNNING = 0;
     private static final int CANCELLED = 1;
@@ -33,32 +39,43 @@ final class RemoteExchange implements EngineCall, Runnable {
     /** An event line longer than this is not a completion stream; the bound keeps memory in check. */
     private static final int MAX_LINE_BYTES = 1 << 20;
     private static final int MAX_ERROR_BODY_BYTES = 4096;
-    private static final long MAX_DRAIN_BYTES = 64 * 1024;
+    private static final int MAX_DRAIN_BYTES = 64 * 1024;
 
     private final HttpEngine engine;
     private final EngineRequest request;
     private final EngineListener listener;
-
+    private final EventLoop loop;
     private final AtomicInteger abort = new AtomicInteger(RUNNING);
-    /** The reader thread while the exchange runs: what an abort interrupts. Guarded by {@code this}. */
-    private Thread reader;
-    /** Whether an abort interrupted the reader, whose interrupt the end then clears. Guarded by {@code this}. */
-    private boolean interrupted;
-    private volatile boolean sawText;
-    /** When the last text came (reader thread writes, the idle watch reads). */
-    private volatile long lastTextNs;
-    /** The idle watch, once the first-token deadline has passed with text. */
-    private volatile ScheduledFuture<?> idleWatch;
-    /** Set when the exchange is over: an idle watch started after that stops at once. */
-    private volatile boolean finished;
-    /** Reader thread only. */
+
+    /** The request's body, kept until the engine begins to answer, in case a stale connection makes it go again. */
+    private ByteBuf body;
+    private EngineConnection connection;
+    private boolean reusedConnection;
+    private boolean retried;
+    /** The answer's status once its head came, else 0. */
+    private int status;
+    private byte[] errorBody;
+    private int errorLength;
+    private CompletionStreamAdapter adapter;
+    private SseParser parser;
+    private ScheduledFuture<?> firstTokenTimer;
+    private ScheduledFuture<?> idleTimer;
+    private boolean sawText;
+    private long lastTextNs;
     private long delivered;
+    private long drained;
     private boolean ended;
 
-    RemoteExchange(HttpEngine engine, EngineRequest request, EngineListener listener) {
+    RemoteExchange(HttpEngine engine, EngineRequest request, EngineListener listener, EventLoop loop) {
         this.engine = engine;
         this.request = request;
         this.listener = listener;
+        this.loop = loop;
+    }
+
+    /** The loop the exchange runs on. */
+    EventLoop loop() {
+        return loop;
     }
 
     @Override
@@ -72,196 +89,220 @@ final class RemoteExchange implements EngineCall, Runnable {
     }
 
     private void abort(int reason) {
-        if (!abort.compareAndSet(RUNNING, reason)) {
-            return;
-        }
-        // The reader publishes itself before it checks the abort state: either it sees this abort, or this sees it;
-        // and it withdraws under the same lock, so no interrupt reaches it after the exchange.
-        synchronized (this) {
-            Thread thread = reader;
-            if (thread != null && thread != Thread.currentThread()) {
-                interrupted = true;
-                thread.interrupt();
-            }
+        if (abort.compareAndSet(RUNNING, reason)) {
+            // Always as a task, even on the loop: an abort from inside a listener call is reported after it returns.
+            loop.execute(this::aborted);
         }
     }
 
-    /**
-     * Carries the exchange out on this thread when it is virtual; a platform thread's blocking socket I/O ignores the
-     * interrupt with which an abort stops the reader, so from one the exchange runs on a virtual thread it waits for
-     * (an interrupt of the waiting thread cancels the request).
-     */
+    /** Starts the exchange: the request's body written, the first-token timer set, a connection borrowed. */
     @Override
     public void run() {
-        if (Thread.currentThread().isVirtual()) {
-            carryOut();
+        if (ended) {
             return;
         }
-        Thread thread = Thread.ofVirtual().name(engine.threadName(request)).start(this::carryOut);
-        boolean interruptedWhileWaiting = false;
-        while (true) {
-            try {
-                thread.join();
-                break;
-            } catch (InterruptedException e) {
-                interruptedWhileWaiting = true;
-                cancel();
-            }
-        }
-        if (interruptedWhileWaiting) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private void carryOut() {
-        synchronized (this) {
-            reader = Thread.currentThread();
-        }
-        ScheduledFuture<?> timer = null;
-        try {
-            timer = engine.timers().schedule(() -> {
-                if (!sawText) {
-                    abort(TIMED_OUT);
-                } else {
-                    watchIdle();
-                }
-            }, engine.settings().firstTokenTimeout().toNanos(), TimeUnit.NANOSECONDS);
-            exchange();
-        } catch (RejectedExecutionException e) {
-            // The timer rejects work only once the engine has closed.
-            abort(STOPPED);
+        if (abort.get() != RUNNING) {
             endAborted();
-        } catch (RuntimeException e) {
-            LOG.warn("request {} could not be sent to {}", request.requestId(), engine.settings().baseUrl(), e);
+            return;
+        }
+        firstTokenTimer = loop.schedule(this::firstTokenDue, engine.settings().firstTokenTimeout().toNanos(),
+            TimeUnit.NANOSECONDS);
+        try {
+            HttpEngine.checkHeaderValue(request.requestId());
+            body = ByteBufAllocator.DEFAULT.buffer(256);
+            CompletionBody.write(new ByteBufOutputStream(body), engine.settings().model(), request);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("request {} could not be sent to worker {} ({})", request.requestId(), engine.workerId(),
+                engine.settings().baseUrl(), e);
             fail(new UpstreamFailure(ErrorKind.FAILED, "the request could not be sent to the engine"));
-        } finally {
-            if (timer != null) {
-                timer.cancel(false);
-            }
-            finished = true;
-            ScheduledFuture<?> watch = idleWatch;
-            if (watch != null) {
-                watch.cancel(false);
-            }
-            engine.ended(this);
-            withdraw();
-        }
-    }
-
-    /** The exchange is over: later aborts leave the reader alone, and an abort's interrupt does not outlive it. */
-    private synchronized void withdraw() {
-        reader = null;
-        if (interrupted) {
-            Thread.interrupted();
-        }
-    }
-
-    /**
-     * From the first-token deadline on, checks every half idle timeout that text came within the idle timeout: a
-     * stream that froze after its first token ends with a timeout. One check task per request, not one per token.
-     */
-    private void watchIdle() {
-        long idleNs = engine.settings().streamIdleTimeout().toNanos();
-        if (idleNs == 0 || abort.get() != RUNNING) {
             return;
         }
-        long periodNs = Math.max(1_000_000L, idleNs / 2);
-        ScheduledFuture<?> watch = engine.timers().scheduleWithFixedDelay(() -> {
-            if (!finished && System.nanoTime() - lastTextNs > idleNs) {
-                abort(IDLE);
-            }
-        }, periodNs, periodNs, TimeUnit.NANOSECONDS);
-        idleWatch = watch;
-        if (finished) {
-            watch.cancel(false);
-        }
+        adapter = new CompletionStreamAdapter(this::text);
+        parser = new SseParser(adapter, MAX_LINE_BYTES);
+        engine.channels().borrow(loop, this);
     }
 
-    private void exchange() {
-        if (abort.get() != RUNNING) {
-            endAborted();
+    /** A connection for the request (pooled, or new): it is sent there unless the exchange ended meanwhile. */
+    void lent(EngineConnection lent, boolean reused) {
+        if (ended || abort.get() != RUNNING) {
+            // Nothing was sent on it: as good as idle. A pending abort's task ends the exchange.
+            engine.channels().release(lent.channel());
             return;
         }
-        UpstreamConnection connection;
-        try {
-            connection = engine.client().post(request.requestId(),
-                body -> CompletionBody.write(body, engine.settings().model(), request));
-        } catch (IOException | RuntimeException e) {
-            failOn(e, UpstreamFailure.beforeResponse(e, engine.settings().connectTimeout()));
-            return;
+        connection = lent;
+        reusedConnection = reused;
+        lent.send(this, engine.completionRequest(request.requestId(), body.retainedDuplicate()));
+    }
+
+    void connectFailed(Throwable cause) {
+        if (!ended && abort.get() == RUNNING) {
+            fail(UpstreamFailure.beforeResponse(cause, engine.settings().connectTimeout()));
         }
-        try {
-            int status = connection.head().status();
-            if (abort.get() != RUNNING) {
-                endAborted();
-            } else if (status != 200) {
-                fail(UpstreamFailure.httpStatus(status, connection.readBody(MAX_ERROR_BODY_BYTES),
-                    engine.settings().model()));
-            } else {
-                read(connection);
-                if (ended && abort.get() == RUNNING) {
-                    drain(connection);
-                }
+    }
+
+    void onHead(int answerStatus) {
+        status = answerStatus;
+        releaseBody();
+        if (status != 200) {
+            errorBody = new byte[MAX_ERROR_BODY_BYTES];
+        }
+    }
+
+    /** The next bytes of the body, valid only during the call. */
+    void onBody(byte[] bytes, int offset, int length) {
+        if (ended) {
+            drained += length;
+            if (drained > MAX_DRAIN_BYTES) {
+                // The client has its answer; a body that goes on and on is cut rather than read for the pool.
+                abandonConnection();
             }
-        } catch (IOException | RuntimeException e) {
-            failOn(e, new UpstreamFailure(ErrorKind.FAILED, "the connection to the engine was lost mid-stream"));
-        } finally {
-            engine.client().release(connection);
-        }
-    }
-
-    /**
-     * A read that timed out means the engine sent nothing for longer than the first-token or idle timeout: the socket
-     * timeout only backs the timers up, but can fire as they do, so it ends the exchange as they would have.
-     */
-    private void abortIfReadTimedOut(Exception e) {
-        if (e instanceof SocketTimeoutException && !UpstreamFailure.isConnectFailure(e)) {
-            abort(sawText ? IDLE : TIMED_OUT);
-        }
-    }
-
-    /**
-     * The exchange failed with {@code e}: it ends as aborted when an abort (or a read timeout) came first, with the
-     * engine's protocol error when it broke HTTP, else with {@code otherwise}.
-     */
-    private void failOn(Exception e, UpstreamFailure otherwise) {
-        abortIfReadTimedOut(e);
-        if (abort.get() != RUNNING) {
-            endAborted();
-        } else if (e instanceof UpstreamProtocolException) {
-            fail(new UpstreamFailure(ErrorKind.FAILED, e.getMessage()));
-        } else {
-            fail(otherwise);
-        }
-    }
-
-    /** Feeds the body to the event parser, straight from the connection's buffer, until the stream ends. */
-    private void read(UpstreamConnection connection) throws IOException {
-        CompletionStreamAdapter adapter = new CompletionStreamAdapter(this::text);
-        SseParser parser = new SseParser(adapter, MAX_LINE_BYTES);
-        boolean[] overlong = {false};
-        connection.readBody((bytes, offset, length) -> {
-            if (!parser.feed(bytes, offset, length)) {
-                overlong[0] = true;
-                return false;
+        } else if (abort.get() != RUNNING) {
+            // Aborted (from inside a listener call, say): nothing more is read; the abort's task ends the exchange.
+            abandonConnection();
+        } else if (errorBody != null) {
+            int take = Math.min(length, errorBody.length - errorLength);
+            System.arraycopy(bytes, offset, errorBody, errorLength, take);
+            errorLength += take;
+            if (errorLength == errorBody.length) {
+                abandonConnection();
+                failWithStatus();
             }
-            return !ended && !adapter.done() && adapter.errorKind() == null;
-        });
-        if (overlong[0]) {
+        } else if (!parser.feed(bytes, offset, length)) {
+            abandonConnection();
             fail(new UpstreamFailure(ErrorKind.FAILED, "the engine sent an event line over 1 MiB"));
+        } else if (ended || abort.get() != RUNNING) {
+            // A listener call inside the parser threw (which ended the exchange) or cancelled (whose task ends it).
+            abandonConnection();
+        } else if (adapter.errorKind() != null) {
+            abandonConnection();
+            fail(new UpstreamFailure(adapter.errorKind(), adapter.errorMessage()));
+        } else if (adapter.done()) {
+            // The rest of the body (the end of its chunks) is read for the connection's next request.
+            finishStream();
+        }
+    }
+
+    /** The answer was read to its end; the connection is back in its pool (or closed). */
+    void onEnd() {
+        connection = null;
+        if (ended) {
             return;
         }
+        if (abort.get() != RUNNING) {
+            endAborted();
+        } else if (errorBody != null) {
+            failWithStatus();
+        } else {
+            endOfStream();
+        }
+    }
+
+    /**
+     * The connection closed before the answer ended, because of {@code failure} or ({@code null}) the engine's close.
+     * A pooled connection that failed before the engine sent any byte of its answer (the engine closed it while it
+     * was idle) is replaced by a new one and the request sent again, once.
+     */
+    void onLost(Throwable failure) {
+        boolean answered = connection != null && connection.received();
+        connection = null;
+        if (ended) {
+            return;
+        }
+        if (abort.get() != RUNNING) {
+            endAborted();
+        } else if (status == 0 && !answered && reusedConnection && !retried && body != null) {
+            retried = true;
+            engine.channels().connect(loop, this);
+        } else if (failure instanceof UpstreamProtocolException) {
+            fail(new UpstreamFailure(ErrorKind.FAILED, failure.getMessage()));
+        } else if (status == 0) {
+            fail(UpstreamFailure.beforeResponse(failure != null ? failure : new IOException("closed"),
+                engine.settings().connectTimeout()));
+        } else if (failure != null) {
+            fail(new UpstreamFailure(ErrorKind.FAILED, "the connection to the engine was lost mid-stream"));
+        } else if (errorBody != null) {
+            failWithStatus();
+        } else {
+            endOfStream();
+        }
+    }
+
+    /** The stream's bytes have all come: it ended well if the engine said so. */
+    private void endOfStream() {
         if (adapter.errorKind() != null) {
             fail(new UpstreamFailure(adapter.errorKind(), adapter.errorMessage()));
         } else if (adapter.done() || adapter.finishReason() != null) {
             // A stream that ends after its finish reason but without [DONE] is accepted.
-            FinishReason reason = adapter.finishReason() != null ? adapter.finishReason()
-                : delivered >= request.maxTokens() ? FinishReason.LENGTH : FinishReason.STOP;
-            finish(reason, adapter.promptTokens(), adapter.completionTokens());
-        } else if (abort.get() != RUNNING) {
-            endAborted();
+            finishStream();
         } else {
             fail(new UpstreamFailure(ErrorKind.FAILED, "the engine closed the stream before it ended"));
+        }
+    }
+
+    private void finishStream() {
+        FinishReason reason = adapter.finishReason() != null ? adapter.finishReason()
+            : delivered >= request.maxTokens() ? FinishReason.LENGTH : FinishReason.STOP;
+        finish(reason, adapter.promptTokens(), adapter.completionTokens());
+    }
+
+    private void failWithStatus() {
+        fail(UpstreamFailure.httpStatus(status, Arrays.copyOf(errorBody, errorLength), engine.settings().model()));
+    }
+
+    private void firstTokenDue() {
+        if (ended) {
+            return;
+        }
+        if (!sawText) {
+            abortNow(TIMED_OUT);
+            return;
+        }
+        watchIdle(engine.settings().streamIdleTimeout().toNanos() - (System.nanoTime() - lastTextNs));
+    }
+
+    /**
+     * From the first-token deadline on, one task checks that text came within the idle timeout, due when the last
+     * text's idle time ends: a stream that froze after its first token ends with a timeout. Not one task per token.
+     */
+    private void watchIdle(long dueInNs) {
+        if (engine.settings().streamIdleTimeout().isZero()) {
+            return;
+        }
+        idleTimer = loop.schedule(this::idleDue, Math.max(0, dueInNs), TimeUnit.NANOSECONDS);
+    }
+
+    private void idleDue() {
+        if (ended) {
+            return;
+        }
+        long left = engine.settings().streamIdleTimeout().toNanos() - (System.nanoTime() - lastTextNs);
+        if (left <= 0) {
+            abortNow(IDLE);
+        } else {
+            watchIdle(left);
+        }
+    }
+
+    /** An abort found on the loop itself (a timer): reported at once. */
+    private void abortNow(int reason) {
+        if (abort.compareAndSet(RUNNING, reason)) {
+            aborted();
+        }
+    }
+
+    private void aborted() {
+        if (ended) {
+            return;
+        }
+        abandonConnection();
+        endAborted();
+    }
+
+    /** Closes the engine connection the exchange holds, if any: the engine sees the client go. */
+    private void abandonConnection() {
+        if (connection != null) {
+            connection.abandon();
+            connection = null;
         }
     }
 
@@ -277,7 +318,7 @@ final class RemoteExchange implements EngineCall, Runnable {
     }
 
     private void text(String piece) {
-        if (ended) {
+        if (ended || abort.get() != RUNNING) {
             return;
         }
         sawText = true;
@@ -287,8 +328,8 @@ final class RemoteExchange implements EngineCall, Runnable {
             delivered++;
         } catch (RuntimeException e) {
             LOG.warn("listener of {} failed in onText; cancelling the request", request.requestId(), e);
-            ended = true;
-            abort(CANCELLED);
+            end();
+            abandonConnection();
         }
     }
 
@@ -297,7 +338,7 @@ final class RemoteExchange implements EngineCall, Runnable {
         if (ended) {
             return;
         }
-        ended = true;
+        end();
         try {
             listener.onFinished(reason, promptTokens >= 0 ? promptTokens : request.promptTokens().length,
                 completionTokens >= 0 ? completionTokens : delivered);
@@ -310,7 +351,7 @@ final class RemoteExchange implements EngineCall, Runnable {
         if (ended) {
             return;
         }
-        ended = true;
+        end();
         try {
             listener.onError(failure.kind(), failure.message());
         } catch (RuntimeException e) {
@@ -318,16 +359,23 @@ final class RemoteExchange implements EngineCall, Runnable {
         }
     }
 
-    /**
-     * Reads the rest of a finished body (after {@code [DONE]} only the end of the chunked body remains), so the
-     * connection goes back to the engine's pool and the next request skips a TCP handshake. The client already has
-     * its answer; a body that goes on past 64 KiB is cut by closing the connection.
-     */
-    private static void drain(UpstreamConnection connection) {
-        try {
-            connection.skipBody(MAX_DRAIN_BYTES);
-        } catch (IOException | RuntimeException e) {
-            // The connection is simply not reused.
+    /** The exchange is over: no more listener calls, its timers stopped, the engine's live set left. */
+    private void end() {
+        ended = true;
+        if (firstTokenTimer != null) {
+            firstTokenTimer.cancel(false);
+        }
+        if (idleTimer != null) {
+            idleTimer.cancel(false);
+        }
+        releaseBody();
+        engine.ended(this);
+    }
+
+    private void releaseBody() {
+        if (body != null) {
+            body.release();
+            body = null;
         }
     }
 }

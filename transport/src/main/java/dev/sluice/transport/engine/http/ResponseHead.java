@@ -2,8 +2,8 @@ package dev.sluice.transport.engine.http;
 
 /**
  * The status line and headers of one HTTP/1.x answer, parsed in place from the connection's read buffer: the status
- * code, how the body is framed and whether the connection may carry another request. Only the headers that decide
- * those are read ({@code Content-Length}, {@code Transfer-Encoding}, {@code Connection}); the others are skipped
+ * code and how the body is framed. Only the headers that decide those are read ({@code Content-Length},
+ * {@code Transfer-Encoding}); the others are skipped
  * without being decoded. Lines may end with CRLF or a bare LF. Reused by its connection for each answer; not
  * thread-safe: the connection's reader owns it.
  */
@@ -21,7 +21,6 @@ final class ResponseHead {
     private int status;
     private Framing framing;
     private long contentLength;
-    private boolean keepAlive;
 
     /** The status code, 100 to 999. */
     int status() {
@@ -35,11 +34,6 @@ final class ResponseHead {
     /** The body's length when {@link #framing} is {@link Framing#LENGTH}. */
     long contentLength() {
         return contentLength;
-    }
-
-    /** Whether the connection may be reused once the body is read to its end. */
-    boolean keepAlive() {
-        return keepAlive && framing != Framing.CLOSE;
     }
 
     /**
@@ -64,13 +58,11 @@ final class ResponseHead {
     /**
      * Parses the head in {@code bytes[from, to)}, which ends with its empty line (see {@link #end}).
      *
-     * @param noBody whether the request was one whose answer has no body whatever its headers say.
      * @throws UpstreamProtocolException if it is not an HTTP/1.x status line and headers.
      */
-    void parse(byte[] bytes, int from, int to, boolean noBody) throws UpstreamProtocolException {
+    void parse(byte[] bytes, int from, int to) throws UpstreamProtocolException {
         int lineEnd = lineEnd(bytes, from, to);
-        int minor = statusLine(bytes, from, lineEnd);
-        keepAlive = minor >= 1;
+        statusLine(bytes, from, lineEnd);
         contentLength = -1;
         boolean chunked = false;
         boolean encoded = false;
@@ -93,16 +85,10 @@ final class ResponseHead {
             } else if (nameIs(bytes, at, colon, "transfer-encoding")) {
                 encoded = true;
                 chunked = endsWithToken(bytes, value, valueEnd, "chunked");
-            } else if (nameIs(bytes, at, colon, "connection")) {
-                if (hasToken(bytes, value, valueEnd, "close")) {
-                    keepAlive = false;
-                } else if (hasToken(bytes, value, valueEnd, "keep-alive")) {
-                    keepAlive = true;
-                }
             }
             at = lineEnd + 1;
         }
-        if (noBody || status == 204 || status == 304 || status < 200) {
+        if (status == 204 || status == 304 || status < 200) {
             framing = Framing.LENGTH;
             contentLength = 0;
         } else if (encoded) {
@@ -113,8 +99,8 @@ final class ResponseHead {
         }
     }
 
-    /** Reads {@code HTTP/1.x SSS reason}; returns x. */
-    private int statusLine(byte[] bytes, int from, int lineEnd) throws UpstreamProtocolException {
+    /** Reads {@code HTTP/1.x SSS reason}. */
+    private void statusLine(byte[] bytes, int from, int lineEnd) throws UpstreamProtocolException {
         int end = lineEnd > from && bytes[lineEnd - 1] == '\r' ? lineEnd - 1 : lineEnd;
         if (end - from < 12 || !ascii(bytes, from, "HTTP/1.") || !digit(bytes[from + 7]) || bytes[from + 8] != ' '
             || !digit(bytes[from + 9]) || !digit(bytes[from + 10]) || !digit(bytes[from + 11])
@@ -122,7 +108,6 @@ final class ResponseHead {
             throw new UpstreamProtocolException("the engine's answer does not start with an HTTP/1.x status line");
         }
         status = (bytes[from + 9] - '0') * 100 + (bytes[from + 10] - '0') * 10 + bytes[from + 11] - '0';
-        return bytes[from + 7] - '0';
     }
 
     private static int lineEnd(byte[] bytes, int from, int to) throws UpstreamProtocolException {
@@ -174,21 +159,6 @@ final class ResponseHead {
             }
         }
         return true;
-    }
-
-    /** Whether the comma-separated list in {@code bytes[from, to)} has {@code token}, case-insensitively. */
-    private static boolean hasToken(byte[] bytes, int from, int to, String token) {
-        int start = from;
-        for (int i = from; i <= to; i++) {
-            if (i == to || bytes[i] == ',') {
-                int s = skipSpaces(bytes, start, i);
-                if (nameIs(bytes, s, trimEnd(bytes, s, i), token)) {
-                    return true;
-                }
-                start = i + 1;
-            }
-        }
-        return false;
     }
 
     /** Whether the last element of the comma-separated list in {@code bytes[from, to)} is {@code token}. */

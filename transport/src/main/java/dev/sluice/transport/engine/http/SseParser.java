@@ -10,8 +10,8 @@ import java.util.Arrays;
  * (also when the CR and the LF arrive in different pieces). A line that is whole in its piece is read where it lies;
  * only a line split across pieces is gathered first. Comment lines ({@code :...}) and the {@code id} and
  * {@code retry} fields are ignored without decoding; several {@code data} lines of one event are joined with LF. An
- * event still open when the input ends is dropped, as the format says. Not thread-safe: one reader thread owns it;
- * once warm it allocates nothing but the type of an event that names one.
+ * event still open when the input ends is dropped, as the format says. Not thread-safe: the thread reading the
+ * stream owns it; once warm it allocates nothing but the type of an event that names one.
  */
 public final class SseParser {
     /** Receives complete events. */

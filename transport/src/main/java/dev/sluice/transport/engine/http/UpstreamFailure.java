@@ -3,6 +3,7 @@ package dev.sluice.transport.engine.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.transport.engine.ErrorKind;
+import io.netty.channel.ConnectTimeoutException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -23,7 +24,9 @@ record UpstreamFailure(ErrorKind kind, String message) {
     /** No response arrived: the connection failed or timed out, or the request could not be sent. */
     static UpstreamFailure beforeResponse(Throwable cause, Duration connectTimeout) {
         Throwable root = rootCause(cause);
-        if (isConnectFailure(cause) && root instanceof SocketTimeoutException) {
+        boolean timedOut = root instanceof ConnectTimeoutException
+            || isConnectFailure(cause) && root instanceof SocketTimeoutException;
+        if (timedOut) {
             return new UpstreamFailure(ErrorKind.UNAVAILABLE, "the engine did not accept a connection within "
                 + describe(connectTimeout));
         }

@@ -1,31 +1,40 @@
 package dev.sluice.transport.engine.http;
 
+import static dev.sluice.transport.engine.http.EngineLoops.engine;
+import static dev.sluice.transport.engine.http.EngineLoops.loops;
+import static dev.sluice.transport.engine.http.EngineLoops.on;
+import static dev.sluice.transport.engine.http.EngineLoops.request;
+import static dev.sluice.transport.engine.http.EngineLoops.stream;
+import static dev.sluice.transport.engine.http.EngineLoops.submitOn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.transport.engine.EngineRuntimeConfig;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine's client sockets send without Nagle's delay (else a request's segments or the engine's small answers
- * could wait for a delayed ACK, up to 40 ms on Linux), and completions read with the socket read timeout the
- * settings give.
+ * The engine's connections send without Nagle's delay (else a request's segments or the engine's small answers
+ * could wait for a delayed ACK, up to 40 ms on Linux) and connect within the settings' connect timeout.
  */
 class EngineSocketOptionsTest {
     @Test
-    void shouldDisableNagleAndKeepTheReadTimeout() throws Exception {
+    void shouldDisableNagleAndConnectWithinTheConnectTimeout() throws Exception {
+        EventLoop loop = loops().get(0);
         try (ScriptedUpstream upstream = new ScriptedUpstream((index, peer) -> {
-            peer.readRequest();
-            peer.write(ScriptedUpstream.chunkedEvents("[DONE]"));
-        })) {
-            HttpEngineSettings settings = HttpEngineSettings.of(upstream.url(), "m", Duration.ofSeconds(3),
-                Duration.ofSeconds(20), new EngineRuntimeConfig(16, 16, 16, 1, 1));
-            try (HttpEngine engine = new HttpEngine(0, settings);
-                 UpstreamConnection connection = engine.client().post("r", body -> body.write('{'))) {
-                assertTrue(connection.socket().getTcpNoDelay(), "TCP_NODELAY is set on the engine's sockets");
-                assertEquals(HttpEngine.socketReadTimeout(settings).toMillis(), connection.socket().getSoTimeout());
+            while (peer.readRequest()) {
+                peer.write(stream("one"));
             }
+        }); HttpEngine engine = engine(upstream)) {
+            ExchangeRecorder recorder = new ExchangeRecorder();
+            submitOn(loop, engine, request("r"), recorder);
+            recorder.ended();
+            Channel channel = on(loop, () -> engine.channels().nextIdle(loop));
+            assertTrue(channel.config().getOption(ChannelOption.TCP_NODELAY), "TCP_NODELAY on the engine's sockets");
+            assertEquals((int) Duration.ofSeconds(5).toMillis(),
+                channel.config().getOption(ChannelOption.CONNECT_TIMEOUT_MILLIS));
         }
     }
 }

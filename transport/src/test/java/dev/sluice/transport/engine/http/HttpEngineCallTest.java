@@ -1,159 +1,102 @@
 package dev.sluice.transport.engine.http;
 
+import static dev.sluice.transport.engine.http.EngineLoops.TEXT;
+import static dev.sluice.transport.engine.http.EngineLoops.engine;
+import static dev.sluice.transport.engine.http.EngineLoops.request;
+import static dev.sluice.transport.engine.http.EngineLoops.stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.transport.engine.EngineCall;
-import dev.sluice.transport.engine.EngineListener;
-import dev.sluice.transport.engine.EngineRequest;
-import dev.sluice.transport.engine.EngineRuntimeConfig;
-import dev.sluice.transport.engine.FinishReason;
-import java.time.Duration;
+import dev.sluice.transport.engine.EngineStream;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A request the caller runs ({@link HttpEngine#call}): the caller's thread does the exchange and makes every
- * listener call before {@code run} returns, and a cancel, during the exchange or after it, never leaves an
- * interrupt on that thread.
+ * A whole answer's request ({@link HttpEngine#call}) is carried out like a stream, on an event loop: {@code run}
+ * does nothing and the loop's thread makes every listener call; a cancel mid-stream, from another thread or from
+ * inside the listener, closes the engine's connection, so the engine sees the client go, and ends the request as
+ * cancelled with nothing delivered after it.
  */
 class HttpEngineCallTest {
-    private static final String TEXT = "{\"choices\":[{\"index\":0,\"text\":\"%s\",\"finish_reason\":%s}]}";
-
-    /** Records each callback with the thread that made it. */
-    private static final class Recorder implements EngineListener {
-        final List<String> calls = new CopyOnWriteArrayList<>();
-        final List<Thread> threads = new CopyOnWriteArrayList<>();
-        final CountDownLatch firstText = new CountDownLatch(1);
-
-        @Override
-        public void onToken(int tokenId) {
-            throw new AssertionError("a remote engine sends text");
-        }
-
-        @Override
-        public void onText(String text) {
-            record("text " + text);
-            firstText.countDown();
-        }
-
-        @Override
-        public void onFinished(FinishReason reason, long promptTokens, long completionTokens) {
-            record("finished " + reason + " " + completionTokens);
-        }
-
-        @Override
-        public void onError(String message) {
-            record("error " + message);
-        }
-
-        private void record(String call) {
-            calls.add(call);
-            threads.add(Thread.currentThread());
-        }
-    }
-
-    private static HttpEngine engine(ScriptedUpstream upstream) {
-        return new HttpEngine(0, HttpEngineSettings.of(upstream.url(), "m", Duration.ofSeconds(5),
-            Duration.ofSeconds(60), new EngineRuntimeConfig(16, 16, 16, 1, 1)));
-    }
-
-    private static EngineRequest request(String id) {
-        return new EngineRequest(id, new int[] {1, 2, 3}, 16, 0, "hello");
-    }
-
-    /** What a test does, on a virtual thread as the frontend's handlers are, rethrowing what it threw. */
-    private static void onVirtualThread(ThrowingRunnable body) throws Exception {
-        Exception[] failure = new Exception[1];
-        AssertionError[] assertion = new AssertionError[1];
-        Thread.ofVirtual().start(() -> {
-            try {
-                body.run();
-            } catch (Exception e) {
-                failure[0] = e;
-            } catch (AssertionError e) {
-                assertion[0] = e;
-            }
-        }).join();
-        if (assertion[0] != null) {
-            throw assertion[0];
-        }
-        if (failure[0] != null) {
-            throw failure[0];
-        }
-    }
-
-    @FunctionalInterface
-    private interface ThrowingRunnable {
-        void run() throws Exception;
-    }
-
     @Test
-    void shouldRunTheWholeExchangeOnTheCallersVirtualThread() throws Exception {
-        onVirtualThread(HttpEngineCallTest::runsOnTheCaller);
-    }
-
-    @Test
-    void shouldEndACancelledCallOfAVirtualThreadAndLeaveNoInterruptBehind() throws Exception {
-        onVirtualThread(HttpEngineCallTest::endsCancelled);
-    }
-
-    @Test
-    void shouldEndACancelledCallOfAPlatformThreadOnAReaderOfItsOwn() throws Exception {
-        endsCancelled();
-    }
-
-    private static void runsOnTheCaller() throws Exception {
+    void shouldCarryACallOutOnAnEventLoop() throws Exception {
         try (ScriptedUpstream upstream = new ScriptedUpstream((connection, peer) -> {
             while (peer.readRequest()) {
-                peer.write(ScriptedUpstream.chunkedEvents(TEXT.formatted("Hi", "null"),
-                    TEXT.formatted(" there", "\"stop\""), "[DONE]"));
+                peer.write(stream("Hi", " there"));
             }
         }); HttpEngine engine = engine(upstream)) {
-            Recorder recorder = new Recorder();
+            ExchangeRecorder recorder = new ExchangeRecorder();
             EngineCall call = engine.call(request("a"), recorder);
-            assertEquals(List.of(), recorder.calls, "nothing happens before run");
             call.run();
-            assertEquals(List.of("text Hi", "text  there", "finished STOP 2"), recorder.calls);
-            assertEquals(List.of(Thread.currentThread(), Thread.currentThread(), Thread.currentThread()),
-                recorder.threads, "every callback came from the thread that ran the call");
+            assertEquals(List.of("text Hi", "text  there", "finished STOP 3 2"), recorder.ended());
+            Thread loop = recorder.threads.get(0);
+            assertTrue(loop.getName().startsWith("sluice-loop-"), "on a shared loop, was " + loop.getName());
+            assertEquals(List.of(loop, loop, loop), recorder.threads, "every callback from that loop's thread");
             assertEquals(0, engine.load(0).runningRequests(), "the ended exchange left the engine's live set");
             call.cancel();
-            assertFalse(Thread.currentThread().isInterrupted(), "a cancel after the end interrupts nobody");
-            assertEquals(3, recorder.calls.size(), "and reports nothing more");
+            assertFalse(Thread.currentThread().isInterrupted(), "a cancel interrupts nobody");
+            assertEquals(3, on(recorder), "and a cancel after the end reports nothing more");
         }
     }
 
-    private static void endsCancelled() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
+    @Test
+    void shouldCloseTheEngineConnectionOfARequestCancelledMidStream() throws Exception {
+        CountDownLatch clientGone = new CountDownLatch(1);
         try (ScriptedUpstream upstream = new ScriptedUpstream((connection, peer) -> {
             peer.readRequest();
             String answer = ScriptedUpstream.chunkedEvents(TEXT.formatted("Hi", "null"));
-            // The first event, then nothing: the stream stays open until the test is over.
+            // The first event, then nothing: the stream stays open until the client goes.
             peer.write(answer.substring(0, answer.lastIndexOf("0\r\n\r\n")));
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (!peer.readRequest()) {
+                clientGone.countDown();
             }
         }); HttpEngine engine = engine(upstream)) {
-            Recorder recorder = new Recorder();
+            ExchangeRecorder recorder = new ExchangeRecorder();
             EngineCall call = engine.call(request("b"), recorder);
-            Thread canceller = Thread.ofVirtual().start(() -> {
-                try {
-                    recorder.firstText.await();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                call.cancel();
-            });
             call.run();
-            canceller.join();
-            release.countDown();
-            assertEquals(List.of("text Hi", "finished CANCELLED 1"), recorder.calls);
-            assertFalse(Thread.interrupted(), "the cancel's interrupt ended with the exchange");
+            recorder.awaitText();
+            call.cancel();
+            assertEquals(List.of("text Hi", "finished CANCELLED 3 1"), recorder.ended());
+            assertTrue(clientGone.await(10, TimeUnit.SECONDS), "the engine saw its connection close");
+            assertEquals(0, engine.load(0).runningRequests());
         }
+    }
+
+    @Test
+    void shouldDeliverNothingMoreAfterACancelFromInsideTheListener() throws Exception {
+        CountDownLatch clientGone = new CountDownLatch(1);
+        try (ScriptedUpstream upstream = new ScriptedUpstream((connection, peer) -> {
+            peer.readRequest();
+            // The whole answer in one write: what follows the first text is read with it.
+            peer.write(stream("a", "b", "c"));
+            if (!peer.readRequest()) {
+                clientGone.countDown();
+            }
+        }); HttpEngine engine = engine(upstream)) {
+            EngineStream[] stream = new EngineStream[1];
+            ExchangeRecorder recorder = new ExchangeRecorder() {
+                @Override
+                public void onText(String text) {
+                    super.onText(text);
+                    stream[0].cancel();
+                }
+            };
+            // Set on the loop that then calls the listener, before it can.
+            EngineLoops.on(EngineLoops.loops().get(0), () -> stream[0] = engine.submit(request("c"), recorder));
+            assertEquals(List.of("text a", "finished CANCELLED 3 1"), recorder.ended());
+            assertTrue(clientGone.await(10, TimeUnit.SECONDS), "the engine saw its connection close");
+        }
+    }
+
+    /** How many calls {@code recorder} has, read on each shared loop after what they were doing. */
+    private static int on(ExchangeRecorder recorder) throws Exception {
+        for (io.netty.channel.EventLoop loop : EngineLoops.loops()) {
+            EngineLoops.on(loop, () -> null);
+        }
+        return recorder.calls.size();
     }
 }

@@ -1,9 +1,7 @@
 package dev.sluice.transport.engine.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -16,7 +14,7 @@ class ResponseHeadTest {
         byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
         int end = ResponseHead.end(bytes, 0, bytes.length);
         assertEquals(bytes.length, end, "the head ends at its empty line");
-        head.parse(bytes, 0, end, false);
+        head.parse(bytes, 0, end);
         return head;
     }
 
@@ -34,7 +32,6 @@ class ResponseHeadTest {
         parse("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nTransfer-Encoding:  Chunked \r\n\r\n");
         assertEquals(200, head.status());
         assertEquals(ResponseHead.Framing.CHUNKED, head.framing());
-        assertTrue(head.keepAlive());
     }
 
     @Test
@@ -47,16 +44,11 @@ class ResponseHeadTest {
         assertEquals(ResponseHead.Framing.CHUNKED, head.framing());
         parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n");
         assertEquals(ResponseHead.Framing.CLOSE, head.framing(), "a coding that is not chunked runs to the close");
-        assertFalse(head.keepAlive());
     }
 
     @Test
-    void shouldKnowWhenTheConnectionCannotCarryAnotherRequest() throws Exception {
-        assertFalse(parse("HTTP/1.1 200 OK\r\nConnection: keep-alive, Close\r\nContent-Length: 0\r\n\r\n")
-            .keepAlive());
-        assertFalse(parse("HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\n").keepAlive(), "HTTP/1.0 closes");
-        assertTrue(parse("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\n").keepAlive());
-        assertFalse(parse("HTTP/1.1 200 OK\r\n\r\n").keepAlive(), "no length: the body runs to the close");
+    void shouldLetABodyWithoutLengthRunToTheClose() throws Exception {
+        parse("HTTP/1.1 200 OK\r\n\r\n");
         assertEquals(ResponseHead.Framing.CLOSE, head.framing());
     }
 
@@ -65,7 +57,6 @@ class ResponseHeadTest {
         parse("HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\n\r\n");
         assertEquals(ResponseHead.Framing.LENGTH, head.framing());
         assertEquals(0, head.contentLength());
-        assertTrue(head.keepAlive());
     }
 
     @Test

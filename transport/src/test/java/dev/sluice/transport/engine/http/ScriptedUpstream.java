@@ -85,6 +85,11 @@ final class ScriptedUpstream implements AutoCloseable {
             return false;
         }
 
+        /** The next byte the client sent, or -1 once it closed. */
+        int read() throws IOException {
+            return in.read();
+        }
+
         /** The value of the last request's {@code x-request-id}. */
         String requestId() {
             int from = last.indexOf("x-request-id: ") + 14;
