@@ -9,8 +9,7 @@ package dev.sluice.transport.engine;
  * {@link EngineListener#onToken} calls, all from one thread of the engine's choosing, never from inside
  * {@code submit} itself: a caller on one of the process's shared event loops
  * ({@link dev.sluice.transport.io.EventLoops}) gets its calls on that loop, where the engine can (a remote engine
- * does); {@link #call} may make them from the caller's thread, inside {@link EngineCall#run}. Methods may be called
- * from any thread. KV events, when the engine reports them, go to the
+ * does). Methods may be called from any thread. KV events, when the engine reports them, go to the
  * {@link dev.sluice.core.kv.KvEventSink} it was built with.
  */
 public interface Engine extends AutoCloseable {
@@ -21,27 +20,6 @@ public interface Engine extends AutoCloseable {
      * @throws IllegalStateException if the engine is closed.
      */
     EngineStream submit(EngineRequest request, EngineListener listener);
-
-    /**
-     * A request the caller carries out with {@link EngineCall#run}, on its own thread where the engine can (its
-     * listener calls then come from that thread, inside {@code run}): for a caller that waits only for the whole
-     * answer. The default submits it at once and its {@code run} does nothing.
-     *
-     * @throws IllegalStateException if the engine is closed.
-     */
-    default EngineCall call(EngineRequest request, EngineListener listener) {
-        EngineStream stream = submit(request, listener);
-        return new EngineCall() {
-            @Override
-            public void run() {
-            }
-
-            @Override
-            public void cancel() {
-                stream.cancel();
-            }
-        };
-    }
 
     /** The engine's fixed runtime configuration, as a model card would carry it. */
     EngineRuntimeConfig runtimeConfig();

@@ -4,7 +4,6 @@ import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.kv.BlockHasher;
 import dev.sluice.core.router.ModelRouter;
 import dev.sluice.transport.engine.Engine;
-import dev.sluice.transport.engine.EngineCall;
 import dev.sluice.transport.engine.EngineQueue;
 import dev.sluice.transport.engine.EngineRequest;
 import dev.sluice.transport.engine.EngineStream;
@@ -248,19 +247,10 @@ final class CompletionsEndpoint implements Handler {
         // the end (it may even have read the whole answer itself), and the worker's prefill is over long before.
         PreemptionGate gate = new PreemptionGate(ticket, queue, () -> router.responding(lifecycle));
         EngineStream stream;
-        EngineCall call = null;
         try {
             Engine engine = model.engines().engine(workerId);
-            EngineRequest engineRequest = new EngineRequest(requestId, prompt.tokens(), request.maxTokens(),
-                ticket.worker().dpRank(), prompt.text());
-            // A whole answer is written only at the end: this thread then does the engine's work itself, where the
-            // engine can, instead of waiting for another thread to hand it over.
-            if (request.stream()) {
-                stream = engine.submit(engineRequest, gate);
-            } else {
-                call = engine.call(engineRequest, gate);
-                stream = call;
-            }
+            stream = engine.submit(new EngineRequest(requestId, prompt.tokens(), request.maxTokens(),
+                ticket.worker().dpRank(), prompt.text()), gate);
             gate.stream(stream);
         } catch (RuntimeException e) {
             router.aborted(lifecycle, e);
@@ -283,9 +273,6 @@ final class CompletionsEndpoint implements Handler {
             }
         };
         try {
-            if (call != null) {
-                call.run();
-            }
             // A preempted request's lifecycle has ended at the router: it is answered its typed, retriable error.
             CompletionResponder.respond(res, header, request, queue, hooks, failed -> ticket.preemption() != null
                 ? ErrorResponses.withRetryAfter(res, ticket.preemption(), overloadStatus)

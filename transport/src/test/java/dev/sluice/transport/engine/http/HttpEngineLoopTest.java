@@ -2,133 +2,98 @@ package dev.sluice.transport.engine.http;
 
 import static dev.sluice.transport.engine.http.EngineLoops.TEXT;
 import static dev.sluice.transport.engine.http.EngineLoops.engine;
-import static dev.sluice.transport.engine.http.EngineLoops.idle;
-import static dev.sluice.transport.engine.http.EngineLoops.loops;
-import static dev.sluice.transport.engine.http.EngineLoops.on;
 import static dev.sluice.transport.engine.http.EngineLoops.request;
 import static dev.sluice.transport.engine.http.EngineLoops.stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.sluice.transport.engine.EngineRequest;
-import dev.sluice.transport.engine.FinishReason;
-import io.netty.channel.EventLoop;
+import dev.sluice.transport.engine.EngineStream;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Loop affinity: a request submitted on one of the shared event loops runs on that loop, on a connection pooled for
- * that loop, and its listener hears every call on that loop's thread, never from inside {@code submit}; a request
- * from any other thread is called from a loop thread; the engine's close stops what runs.
+ * A request submitted from a thread that is no event loop is carried out on one of the shared loops, whose thread
+ * makes every listener call; a cancel mid-stream, from another thread or from
+ * inside the listener, closes the engine's connection, so the engine sees the client go, and ends the request as
+ * cancelled with nothing delivered after it.
  */
 class HttpEngineLoopTest {
-    /** A listener that notes, with each call, whether it came from inside {@code submit}. */
-    private static final class InsideSubmit extends ExchangeRecorder {
-        volatile boolean submitting;
-        final List<Boolean> inside = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void onText(String text) {
-            inside.add(submitting);
-            super.onText(text);
-        }
-
-        @Override
-        public void onFinished(FinishReason reason, long promptTokens, long completionTokens) {
-            inside.add(submitting);
-            super.onFinished(reason, promptTokens, completionTokens);
-        }
-    }
-
     @Test
-    void shouldCallTheListenerOnTheSubmittingLoopNeverFromInsideSubmit() throws Exception {
-        try (ScriptedUpstream upstream = new ScriptedUpstream((index, peer) -> {
+    void shouldCarryARequestOutOnAnEventLoop() throws Exception {
+        try (ScriptedUpstream upstream = new ScriptedUpstream((connection, peer) -> {
             while (peer.readRequest()) {
-                peer.write(stream("a", "b", "c"));
+                peer.write(stream("Hi", " there"));
             }
         }); HttpEngine engine = engine(upstream)) {
-            for (EventLoop loop : loops()) {
-                InsideSubmit listener = new InsideSubmit();
-                Thread submitter = on(loop, () -> {
-                    listener.submitting = true;
-                    engine.submit(request("on-loop"), listener);
-                    listener.submitting = false;
-                    return Thread.currentThread();
-                });
-                assertEquals(List.of("text a", "text b", "text c", "finished STOP 3 3"), listener.ended());
-                assertEquals(List.of(submitter, submitter, submitter, submitter), listener.threads,
-                    "every call on the submitting loop's thread");
-                assertFalse(listener.inside.contains(true), "no call from inside submit");
-            }
+            ExchangeRecorder recorder = new ExchangeRecorder();
+            EngineStream call = engine.submit(request("a"), recorder);
+            assertEquals(List.of("text Hi", "text  there", "finished STOP 3 2"), recorder.ended());
+            Thread loop = recorder.threads.get(0);
+            assertTrue(loop.getName().startsWith("sluice-loop-"), "on a shared loop, was " + loop.getName());
+            assertEquals(List.of(loop, loop, loop), recorder.threads, "every callback from that loop's thread");
+            assertEquals(0, engine.load(0).runningRequests(), "the ended exchange left the engine's live set");
+            call.cancel();
+            assertFalse(Thread.currentThread().isInterrupted(), "a cancel interrupts nobody");
+            assertEquals(3, on(recorder), "and a cancel after the end reports nothing more");
         }
     }
 
     @Test
-    void shouldCallAListenerOfAnotherThreadFromALoopThread() throws Exception {
-        try (ScriptedUpstream upstream = new ScriptedUpstream((index, peer) -> {
-            while (peer.readRequest()) {
-                peer.write(stream("a"));
-            }
-        }); HttpEngine engine = engine(upstream)) {
-            ExchangeRecorder listener = new ExchangeRecorder();
-            engine.submit(request("off-loop"), listener);
-            listener.ended();
-            Thread caller = listener.threads.get(0);
-            assertTrue(caller.getName().startsWith("sluice-loop-") && caller != Thread.currentThread(),
-                "called on a loop, was " + caller.getName());
-            assertEquals(List.of(caller, caller), listener.threads);
-        }
-    }
-
-    @Test
-    void shouldReuseOneConnectionPerLoop() throws Exception {
-        List<EventLoop> loops = loops();
-        assumeTrue(loops.size() >= 2, "needs two event loops (two cores)");
-        try (ScriptedUpstream upstream = new ScriptedUpstream((index, peer) -> {
-            while (peer.readRequest()) {
-                peer.write(stream("on " + index));
-            }
-        }); HttpEngine engine = engine(upstream)) {
-            String[] answers = new String[4];
-            for (int i = 0; i < 4; i++) {
-                EventLoop loop = loops.get(i % 2);
-                ExchangeRecorder listener = new ExchangeRecorder();
-                EngineRequest request = request("r" + i);
-                on(loop, () -> engine.submit(request, listener));
-                answers[i] = listener.ended().get(0);
-            }
-            assertEquals(2, upstream.connections(), "one connection per loop");
-            assertEquals(answers[0], answers[2], "the first loop's requests on its connection");
-            assertEquals(answers[1], answers[3], "the second loop's requests on its own");
-            assertTrue(!answers[0].equals(answers[1]), "two connections: " + List.of(answers));
-            assertEquals(1, idle(engine, loops.get(0)));
-            assertEquals(1, idle(engine, loops.get(1)));
-        }
-    }
-
-    @Test
-    void shouldStopEveryRunningRequestWhenTheEngineCloses() throws Exception {
-        try (ScriptedUpstream upstream = new ScriptedUpstream((index, peer) -> {
+    void shouldCloseTheEngineConnectionOfARequestCancelledMidStream() throws Exception {
+        CountDownLatch clientGone = new CountDownLatch(1);
+        try (ScriptedUpstream upstream = new ScriptedUpstream((connection, peer) -> {
             peer.readRequest();
             String answer = ScriptedUpstream.chunkedEvents(TEXT.formatted("Hi", "null"));
+            // The first event, then nothing: the stream stays open until the client goes.
             peer.write(answer.substring(0, answer.lastIndexOf("0\r\n\r\n")));
-            peer.readRequest();
-        })) {
-            HttpEngine engine = engine(upstream);
-            ExchangeRecorder listener = new ExchangeRecorder();
-            engine.submit(request("a"), listener);
-            listener.awaitText();
-            assertEquals(1, engine.load(0).runningRequests());
-            engine.close();
-            assertEquals(List.of("text Hi", "error UNAVAILABLE the engine stopped"), listener.ended());
+            if (!peer.readRequest()) {
+                clientGone.countDown();
+            }
+        }); HttpEngine engine = engine(upstream)) {
+            ExchangeRecorder recorder = new ExchangeRecorder();
+            EngineStream call = engine.submit(request("b"), recorder);
+            recorder.awaitText();
+            call.cancel();
+            assertEquals(List.of("text Hi", "finished CANCELLED 3 1"), recorder.ended());
+            assertTrue(clientGone.await(10, TimeUnit.SECONDS), "the engine saw its connection close");
             assertEquals(0, engine.load(0).runningRequests());
-            IllegalStateException refused = assertThrows(IllegalStateException.class,
-                () -> engine.submit(request("b"), new ExchangeRecorder()));
-            assertTrue(refused.getMessage().endsWith("is closed"), refused.getMessage());
         }
+    }
+
+    @Test
+    void shouldDeliverNothingMoreAfterACancelFromInsideTheListener() throws Exception {
+        CountDownLatch clientGone = new CountDownLatch(1);
+        try (ScriptedUpstream upstream = new ScriptedUpstream((connection, peer) -> {
+            peer.readRequest();
+            // The whole answer in one write: what follows the first text is read with it.
+            peer.write(stream("a", "b", "c"));
+            if (!peer.readRequest()) {
+                clientGone.countDown();
+            }
+        }); HttpEngine engine = engine(upstream)) {
+            EngineStream[] stream = new EngineStream[1];
+            ExchangeRecorder recorder = new ExchangeRecorder() {
+                @Override
+                public void onText(String text) {
+                    super.onText(text);
+                    stream[0].cancel();
+                }
+            };
+            // Set on the loop that then calls the listener, before it can.
+            EngineLoops.on(EngineLoops.loops().get(0), () -> stream[0] = engine.submit(request("c"), recorder));
+            assertEquals(List.of("text a", "finished CANCELLED 3 1"), recorder.ended());
+            assertTrue(clientGone.await(10, TimeUnit.SECONDS), "the engine saw its connection close");
+        }
+    }
+
+    /** How many calls {@code recorder} has, read on each shared loop after what they were doing. */
+    private static int on(ExchangeRecorder recorder) throws Exception {
+        for (io.netty.channel.EventLoop loop : EngineLoops.loops()) {
+            EngineLoops.on(loop, () -> null);
+        }
+        return recorder.calls.size();
     }
 }
