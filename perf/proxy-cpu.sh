@@ -66,13 +66,13 @@ scripts/sluice serve --http-host 127.0.0.1 --http-port "$plain_port" --no-journa
     ${serve_flags[@]+"${serve_flags[@]}"} --engine-url "http://127.0.0.1:$engine_port" \
     > "$out/serve-plain.log" 2>&1 & pids+=($!)
 plain_pid=$!
-# serve on event loops (--http-io loops), the journal on.
-loops_port=$(free_port)
-rm -rf "$out/loops-journal"
-scripts/sluice serve --http-host 127.0.0.1 --http-port "$loops_port" --journal-dir "$out/loops-journal" \
-    --http-io loops ${serve_flags[@]+"${serve_flags[@]}"} --engine-url "http://127.0.0.1:$engine_port" \
-    > "$out/serve-loops.log" 2>&1 & pids+=($!)
-loops_pid=$!
+# serve on Helidon's virtual threads (--http-io threads), the journal on.
+threads_port=$(free_port)
+rm -rf "$out/threads-journal"
+scripts/sluice serve --http-host 127.0.0.1 --http-port "$threads_port" --journal-dir "$out/threads-journal" \
+    --http-io threads ${serve_flags[@]+"${serve_flags[@]}"} --engine-url "http://127.0.0.1:$engine_port" \
+    > "$out/serve-threads.log" 2>&1 & pids+=($!)
+threads_pid=$!
 haproxy_port=$(free_port)
 cat > "$out/haproxy.cfg" <<CFG
 global
@@ -91,8 +91,8 @@ backend engine
     server engine 127.0.0.1:$engine_port maxconn 64
 CFG
 # The floor: Helidon's server alone (a fixed answer), a bare Helidon proxy (the body forwarded as it is through
-# a pooled WebClient, the answer relayed) and a bare Netty proxy (the same on event loops, no virtual threads); and
-# LoopServe, serve's own work on those event loops; all run with serve's JVM flags from the jar scripts/sluice built.
+# a pooled WebClient, the answer relayed) and a bare Netty proxy (the same on event loops, no virtual threads); all
+# run with serve's JVM flags from the jar scripts/sluice built.
 mapfile -t jvm_flags < <(sluice_jvm_flags)
 perf_cp="$SLUICE_ROOT/perf/target/sluice-perf-0.1.0-SNAPSHOT.jar:$SLUICE_ROOT/perf/target/lib/*"
 bare_server_port=$(free_port)
@@ -107,22 +107,10 @@ netty_proxy_port=$(free_port)
 "$JAVA" "${jvm_flags[@]}" -cp "$perf_cp" dev.sluice.perf.http.NettyProxy "$netty_proxy_port" \
     "http://127.0.0.1:$engine_port" > "$out/netty-proxy.log" 2>&1 & pids+=($!)
 netty_proxy_pid=$!
-# serve's own work (parse, tokenize, admission with the journal, re-framed answer) on the same event loops.
-loop_serve_port=$(free_port)
-rm -rf "$out/loop-journal"
-"$JAVA" "${jvm_flags[@]}" -cp "$perf_cp" dev.sluice.perf.http.LoopServe "$loop_serve_port" \
-    "http://127.0.0.1:$engine_port" "$out/loop-journal" > "$out/loop-serve.log" 2>&1 & pids+=($!)
-loop_serve_pid=$!
-# The same, asking the engine for a whole answer when the client asks for one (measured non-streaming only).
-loop_whole_port=$(free_port)
-rm -rf "$out/loop-whole-journal"
-"$JAVA" "${jvm_flags[@]}" -cp "$perf_cp" dev.sluice.perf.http.LoopServe "$loop_whole_port" \
-    "http://127.0.0.1:$engine_port" "$out/loop-whole-journal" --engine-whole > "$out/loop-whole.log" 2>&1 & pids+=($!)
-loop_whole_pid=$!
 haproxy -f "$out/haproxy.cfg" -db > "$out/haproxy.log" 2>&1 & pids+=($!)
 haproxy_pid=$!
 for port in "$engine_port" "$journal_port" "$plain_port" "$haproxy_port" "$bare_server_port" "$bare_proxy_port" \
-    "$netty_proxy_port" "$loop_serve_port" "$loop_whole_port" "$loops_port"; do
+    "$netty_proxy_port" "$threads_port"; do
     await_port "$port"
 done
 
@@ -175,14 +163,9 @@ echo "answering a fixed body, no upstream) and \`BareProxy\` (the client's body 
 echo "Helidon WebClient, the answer relayed; no admission, journal or JSON parse), with serve's JVM flags; and"
 echo "\`NettyProxy\`, the same on Netty's HTTP codecs on NIO event loops, one per core, each client connection paired"
 echo "with its own upstream connection: what an event-loop server and client cost on the JVM without virtual threads."
-echo "\`LoopServe\` does serve's own work per request on those event loops: the OpenAI request parsed, the prompt"
-echo "tokenized, admission by a router set up as serve's (combining scheduler, metrics, the journal on in"
-echo "\`$shown/loop-journal\`), the engine's stream read on a pooled connection of the same loop and answered as serve"
-echo "answers it, the lifecycle reported; it has none of serve's limits, timeouts, trust rules or health checks."
-echo "\`LoopServe --engine-whole\` asks the engine for a whole answer when the client asks for one, as a plain proxy"
-echo "forwards it: the router then hears of the first token only at the end (measured non-streaming only)."
-echo "\`serve --http-io loops\` is serve on Netty's event loops instead of Helidon's virtual threads (journal on in"
-echo "\`$shown/loops-journal\`), with all of serve's limits, timeouts, trust rules and health checks."
+echo "\`serve\` answers on Netty's event loops (\`--http-io loops\`, the default), each request on its connection's"
+echo "loop with the engine's connection of the same loop; \`--http-io threads\` is Helidon's server, a virtual thread"
+echo "per request (journal on in \`$shown/threads-journal\`)."
 echo
 echo "| path | stream | CPU/req µs | rounds | in kernel µs | x | req/s c=16 | x | req/s c=32 | x | p50 µs c=1 | + |" \
     "p50 µs c=16 | reads | writes | sleeps | preempted | non-2xx |"
@@ -190,10 +173,8 @@ echo "| --- | --- |$(printf ' ---: |%.0s' $(seq 1 16))"
 rows=("HAProxy|$haproxy_port|$haproxy_pid" \
     "bare Helidon server (no upstream)|$bare_server_port|$bare_server_pid" \
     "bare Helidon proxy|$bare_proxy_port|$bare_proxy_pid" "bare Netty proxy|$netty_proxy_port|$netty_proxy_pid" \
-    "serve's work on Netty (LoopServe), journal on|$loop_serve_port|$loop_serve_pid" \
-    "LoopServe, the engine asked for whole answers|$loop_whole_port|$loop_whole_pid" \
     "sluice serve --no-journal|$plain_port|$plain_pid" "sluice serve, journal on|$journal_port|$journal_pid" \
-    "sluice serve --http-io loops, journal on|$loops_port|$loops_pid")
+    "sluice serve --http-io threads, journal on|$threads_port|$threads_pid")
 # One c=16 run of path $1 (port $2, pid $3, stream $4), appended to its rounds file as
 # "cpu_us reqs_per_s p50_us reads writes sleeps preempted non2xx kernel_us".
 measure() {
@@ -212,15 +193,12 @@ measure() {
                 s * us / n }' \
         >> "$out/rounds-$1-$4.txt"
 }
-# Whether row $1 is left out in stream mode $2: asking the engine for a whole answer changes nothing in a stream.
-skip_row() { [ "$2" = true ] && [[ "$1" == *"whole answers"* ]]; }
 # The median of column $2 of file $1.
 median() { sort -n -k "$2,$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
 
 for stream in false true; do
     for i in "${!rows[@]}"; do
         IFS='|' read -r name port pid <<< "${rows[$i]}"
-        skip_row "$name" "$stream" && continue
         run_wrk "http://127.0.0.1:$port" 16 "$stream" "$warmup" > /dev/null
         rm -f "$out/rounds-$i-$stream.txt"
     done
@@ -228,13 +206,11 @@ for stream in false true; do
     for _ in $(seq 1 "$rounds"); do
         for i in "${!rows[@]}"; do
             IFS='|' read -r name port pid <<< "${rows[$i]}"
-            skip_row "$name" "$stream" && continue
-            measure "$i" "$port" "$pid" "$stream"
+                measure "$i" "$port" "$pid" "$stream"
         done
     done
     for i in "${!rows[@]}"; do
         IFS='|' read -r name port pid <<< "${rows[$i]}"
-        skip_row "$name" "$stream" && continue
         url="http://127.0.0.1:$port"
         f="$out/rounds-$i-$stream.txt"
         cpu=$(median "$f" 1); rps16=$(median "$f" 2); p50=$(median "$f" 3); reads=$(median "$f" 4)

@@ -12,17 +12,11 @@ import java.net.URI;
 record FloorArgs(int port, URI engine) {
     /** As {@link #parse}, for a {@code main}: a wrong command line prints what is wrong and the usage, and exits 2. */
     static FloorArgs parseOrExit(String name, String[] args, boolean withEngine) {
-        return parseOrExit(name, args, withEngine, "");
-    }
-
-    /** As the other {@code parseOrExit}, with {@code more} (the server's own arguments) in the usage. */
-    static FloorArgs parseOrExit(String name, String[] args, boolean withEngine, String more) {
         try {
             return parse(args, withEngine);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
-            System.err.println("usage: " + name + " PORT" + (withEngine ? " ENGINE_URL (http://host:port)" : "")
-                + (more.isEmpty() ? "" : " " + more));
+            System.err.println("usage: " + name + " PORT" + (withEngine ? " ENGINE_URL (http://host:port)" : ""));
             System.exit(2);
             throw e;
         }

@@ -33,11 +33,12 @@ final class ConnectionOptions {
             + "(default: ${DEFAULT-VALUE}).")
     Duration idleTimeout;
 
-    @Option(names = "--http-io", defaultValue = "threads", paramLabel = "MODE",
-        description = "How requests are served: threads (Helidon's server, a virtual thread per request, blocking on "
-            + "each read) or loops (Netty's event loops, one per core, shared with the remote engines' connections: "
-            + "a request is read, admitted, sent to its engine, streamed back and answered on one loop, with no "
-            + "thread per request). Same routes, answers, limits and timeouts. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--http-io", defaultValue = "loops", paramLabel = "MODE",
+        description = "How requests are served: loops (Netty's event loops, one per core, shared with the remote "
+            + "engines' connections: a request is read, admitted, sent to its engine, streamed back and answered on "
+            + "one loop, with no thread per request) or threads (Helidon's server, a virtual thread per request, "
+            + "blocking on each read; it costs more CPU per request). Same routes, answers, limits and timeouts. "
+            + "Default: ${DEFAULT-VALUE}.")
     String io;
 
     /**

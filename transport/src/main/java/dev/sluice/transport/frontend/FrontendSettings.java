@@ -36,7 +36,10 @@ public record FrontendSettings(String host, int port, long maxBodyBytes, int def
      * The server a frontend answers on. Both serve the same routes with the same answers, limits and timeouts.
      */
     public enum Io {
-        /** Helidon's server: a virtual thread per request, blocking on each read; the engine's answer read likewise. */
+        /**
+         * Helidon's server: a virtual thread per request, blocking on each read, waiting for the engine's callbacks
+         * (the engine's answer is read on an event loop all the same).
+         */
         THREADS,
         /**
          * Netty's event loops ({@link LoopServer}): a request's reads, writes and callbacks as events on its
@@ -45,11 +48,11 @@ public record FrontendSettings(String host, int port, long maxBodyBytes, int def
         LOOPS;
 
         /**
-         * The server of the settings made without one: {@code -Dsluice.io=loops} or {@code threads} (the default),
+         * The server of the settings made without one: {@code -Dsluice.io=loops} (the default) or {@code threads},
          * so that the frontend's tests run on either.
          */
         public static Io fromSystemProperty() {
-            String value = System.getProperty("sluice.io", "threads");
+            String value = System.getProperty("sluice.io", "loops");
             return switch (value) {
                 case "threads" -> THREADS;
                 case "loops" -> LOOPS;

@@ -100,6 +100,17 @@ final class LoopConnection extends ChannelInboundHandlerAdapter {
         context.fireChannelInactive();
     }
 
+    /** A chunked body's framing is lost ({@link LoopChunkGuard}): its 400, and the connection closes. */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext context, Object event) {
+        if (event instanceof LoopChunkGuard.Refused) {
+            // In its turn, after what came before it.
+            channelRead(context, event);
+            return;
+        }
+        context.fireUserEventTriggered(event);
+    }
+
     @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
         // A reset or a broken pipe: the client is gone, which channelInactive handles.
@@ -118,6 +129,10 @@ final class LoopConnection extends ChannelInboundHandlerAdapter {
 
     private void read(Object msg) {
         try {
+            if (msg instanceof LoopChunkGuard.Refused refused) {
+                refuse(new OpenAiException(400, refused.reason(), null, "malformed_chunked_body"));
+                return;
+            }
             if (msg instanceof HttpRequest request) {
                 requestHead(request);
             }
@@ -214,8 +229,12 @@ final class LoopConnection extends ChannelInboundHandlerAdapter {
 
     private void content(HttpContent content) {
         if (content.decoderResult().isFailure()) {
-            refuse(new OpenAiException(400, "The request's chunked body is malformed", null,
+            refuse(new OpenAiException(400, malformedChunk(content.decoderResult().cause()), null,
                 "malformed_chunked_body"));
+            return;
+        }
+        if (content instanceof LastHttpContent last && !last.trailingHeaders().isEmpty()) {
+            refuse(new OpenAiException(400, ChunkSizeLine.TRAILERS, null, "malformed_chunked_body"));
             return;
         }
         ByteBuf bytes = content.content();
@@ -289,6 +308,14 @@ final class LoopConnection extends ChannelInboundHandlerAdapter {
         close(turn);
         turn = null;
         answer().error(error);
+    }
+
+    /** What is wrong with a chunked body Netty's decoder refused, in fixed text (never the client's bytes). */
+    private static String malformedChunk(Throwable cause) {
+        if (cause instanceof NumberFormatException) {
+            return ChunkSizeLine.NOT_HEX + ", at most 7fffffff";
+        }
+        return cause instanceof TooLongFrameException ? ChunkSizeLine.TOO_LONG : "Malformed chunked request body";
     }
 
     private static OpenAiException headersTooLarge() {

@@ -36,8 +36,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * closes. Thread-safe.
  */
 final class LoopServer implements FrontendServer {
-    /** Helidon's defaults, kept: the longest request line and the most header bytes. */
-    private static final int MAX_LINE = 8192;
+    /** Helidon's defaults, kept: the longest request line (and chunk-size line) and the most header bytes. */
+    private static final int MAX_LINE = 4096;
     private static final int MAX_HEADERS = 16_384;
 
     /** A page of a route other than the completions: its status, content type and body. */
@@ -89,6 +89,7 @@ final class LoopServer implements FrontendServer {
                     protected void initChannel(SocketChannel client) {
                         LoopConnection connection = new LoopConnection(server);
                         client.pipeline().addLast(connection.new FirstBytes(),
+                            new LoopChunkGuard(MAX_LINE + MAX_HEADERS),
                             new HttpServerCodec(MAX_LINE, MAX_HEADERS, 8192),
                             new HttpServerExpectContinueHandler(), connection);
                     }
