@@ -24,7 +24,8 @@ import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The sluice frontend: one OpenAI-compatible Helidon server (virtual thread per request, {@code TCP_NODELAY}) for
+ * The sluice frontend: one OpenAI-compatible HTTP/1.1 server ({@code TCP_NODELAY}; on Netty's event loops,
+ * {@link LoopServer}, or Helidon's with a virtual thread per request, as {@link FrontendSettings#io} says) for
  * one or several models, each with its own admission router and engines ({@link ModelServing}: the embedded
  * simulated fleet or remote OpenAI-compatible servers, which may join and leave while it runs). A worker whose
  * engine keeps failing leaves its router until a probe finds it answering again ({@link WorkerHealth}). Close it to

@@ -12,7 +12,6 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
@@ -147,9 +146,7 @@ final class LoopConnection extends ChannelInboundHandlerAdapter {
     private void requestHead(HttpRequest request) {
         DecoderResult result = request.decoderResult();
         if (result.isFailure()) {
-            refuse(result.cause() instanceof TooLongHttpHeaderException ? headersTooLarge()
-                : result.cause() instanceof TooLongFrameException ? new OpenAiException(414, "The request line is "
-                    + "too long", null, "uri_too_long") : badRequest());
+            refuse(TransportErrors.decoderFailure(result.cause()));
             return;
         }
         if (overCap) {
@@ -316,15 +313,6 @@ final class LoopConnection extends ChannelInboundHandlerAdapter {
             return ChunkSizeLine.NOT_HEX + ", at most 7fffffff";
         }
         return cause instanceof TooLongFrameException ? ChunkSizeLine.TOO_LONG : "Malformed chunked request body";
-    }
-
-    private static OpenAiException headersTooLarge() {
-        return new OpenAiException(431, "The request's header fields are too large: together they exceed the "
-            + "server's limit", null, "request_header_fields_too_large");
-    }
-
-    private static OpenAiException badRequest() {
-        return new OpenAiException(400, "The HTTP request is malformed and cannot be parsed", null, "bad_request");
     }
 
     /** The completion being answered now. */

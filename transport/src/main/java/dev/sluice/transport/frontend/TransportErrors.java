@@ -8,6 +8,8 @@ import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
 import io.helidon.webserver.ErrorHandling;
 import io.helidon.webserver.http.DirectHandlers;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
 
 /**
  * The answers Helidon gives on its own, before or around routing (a request it cannot parse, a body over the limit,
@@ -60,11 +62,33 @@ final class TransportErrors implements DirectHandler {
             null, "payload_too_large");
     }
 
+    /** 431: the request's headers are over the server's limit. */
+    static OpenAiException headerFieldsTooLarge() {
+        return new OpenAiException(431, "The request's header fields are too large: "
+            + "together they exceed the server's limit", null, "request_header_fields_too_large");
+    }
+
+    /** {@code status} (400 or another client error): the request cannot be parsed. */
+    static OpenAiException malformed(int status) {
+        return new OpenAiException(status, "The HTTP request is malformed and cannot be parsed", null, "bad_request");
+    }
+
+    /**
+     * The client's error for a request head Netty's decoder refused ({@link LoopServer}), as Helidon's are answered:
+     * 431 for headers over the limit, 414 for a request line over it, else 400. Fixed text, never the cause's.
+     */
+    static OpenAiException decoderFailure(Throwable cause) {
+        if (cause instanceof TooLongHttpHeaderException) {
+            return headerFieldsTooLarge();
+        }
+        return cause instanceof TooLongFrameException ? new OpenAiException(414, "The request line is too long",
+            null, "uri_too_long") : malformed(400);
+    }
+
     /** The client's error for an event: fixed text by kind, never the event's message. */
     static OpenAiException error(EventType eventType, Status defaultStatus, String message) {
         if (eventType == EventType.BAD_REQUEST && HEADER_SIZE_EXCEEDED.equals(message)) {
-            return new OpenAiException(431, "The request's header fields are too large: "
-                + "together they exceed the server's limit", null, "request_header_fields_too_large");
+            return headerFieldsTooLarge();
         }
         if (eventType == EventType.BAD_REQUEST && ChunkSizeLine.REASONS.contains(message)) {
             // Our own fixed text (ChunkedBodyReader's), never the client's bytes.
@@ -75,8 +99,7 @@ final class TransportErrors implements DirectHandler {
             return payloadTooLarge();
         }
         return switch (eventType) {
-            case BAD_REQUEST -> new OpenAiException(defaultStatus.code(), "The HTTP request "
-                + "is malformed and cannot be parsed", null, "bad_request");
+            case BAD_REQUEST -> malformed(defaultStatus.code());
             case PAYLOAD_TOO_LARGE -> payloadTooLarge();
             case HTTP_VERSION_NOT_SUPPORTED -> new OpenAiException(defaultStatus.code(),
                 "Only HTTP/1.1 is served here", null, "http_version_not_supported");
