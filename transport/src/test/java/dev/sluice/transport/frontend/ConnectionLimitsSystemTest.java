@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.core.router.RouterContext;
 import dev.sluice.transport.engine.sim.SimEngineContext;
 import dev.sluice.transport.testing.Await;
+import dev.sluice.transport.testing.RawHttp;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -59,27 +60,14 @@ class ConnectionLimitsSystemTest {
     @Test
     void shouldCloseAConnectionThatSendsNothingAfterTheHeaderTimeout() throws IOException {
         try (Socket socket = connect(frontend)) {
-            assertEquals("", readToEnd(socket.getInputStream()), "closed unanswered");
+            assertEquals("", RawHttp.readToEnd(socket.getInputStream()), "closed unanswered");
         }
     }
 
     @Test
     void shouldCloseASlowlorisHeadAfterTheHeaderTimeoutThoughBytesKeepComing() throws IOException {
         try (Socket socket = connect(frontend)) {
-            byte[] head = "GET /live HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII);
-            socket.getOutputStream().write(head);
-            boolean cut = false;
-            // One header byte every 20 ms: each read gets bytes, only a deadline for the whole head stops it.
-            for (int i = 0; i < 1_000 && !cut; i++) {
-                try {
-                    socket.getOutputStream().write('x');
-                    socket.getOutputStream().flush();
-                    LockSupport.parkNanos(20_000_000L);
-                } catch (IOException e) {
-                    cut = true;
-                }
-            }
-            assertTrue(cut, "the server kept a head that never ended for 20 s");
+            assertTrue(trickledHeadCut(socket), "the server kept a head that never ended for 20 s");
         }
     }
 
@@ -92,19 +80,7 @@ class ConnectionLimitsSystemTest {
             // Idle for longer than a header timeout (well within the idle one), so that no check of the first request
             // is still pending; then the next head starts and trickles: its own deadline, not the idle one, ends it.
             LockSupport.parkNanos(1_500_000_000L);
-            socket.getOutputStream().write("GET /live HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(
-                StandardCharsets.US_ASCII));
-            boolean cut = false;
-            for (int i = 0; i < 1_000 && !cut; i++) {
-                try {
-                    socket.getOutputStream().write('x');
-                    socket.getOutputStream().flush();
-                    LockSupport.parkNanos(20_000_000L);
-                } catch (IOException e) {
-                    cut = true;
-                }
-            }
-            assertTrue(cut, "the server kept a later head that never ended for 20 s");
+            assertTrue(trickledHeadCut(socket), "the server kept a later head that never ended for 20 s");
         }
     }
 
@@ -113,7 +89,7 @@ class ConnectionLimitsSystemTest {
         try (Socket socket = connect(frontend)) {
             socket.getOutputStream().write(("POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
                 + "application/json\r\nContent-Length: 200\r\n\r\n{\"model\":").getBytes(StandardCharsets.US_ASCII));
-            String answer = readToEnd(socket.getInputStream());
+            String answer = RawHttp.readToEnd(socket.getInputStream());
             assertTrue(!answer.startsWith("HTTP/1.1 200"), answer);
         }
     }
@@ -122,7 +98,7 @@ class ConnectionLimitsSystemTest {
     void shouldCloseAKeptAliveConnectionAfterTheIdleTimeout() throws IOException {
         try (Socket socket = connect(frontend)) {
             socket.getOutputStream().write(LIVE.getBytes(StandardCharsets.US_ASCII));
-            String answer = readToEnd(socket.getInputStream());
+            String answer = RawHttp.readToEnd(socket.getInputStream());
             assertTrue(answer.startsWith("HTTP/1.1 200 OK") && answer.endsWith("{\"status\":\"live\"}"), answer);
         }
     }
@@ -138,7 +114,7 @@ class ConnectionLimitsSystemTest {
             }
             try (Socket extra = connect(capped)) {
                 extra.getOutputStream().write(LIVE.getBytes(StandardCharsets.US_ASCII));
-                String answer = readToEnd(extra.getInputStream());
+                String answer = RawHttp.readToEnd(extra.getInputStream());
                 assertTrue(answer.startsWith("HTTP/1.1 503 Service Unavailable") && answer.contains(
                     "\"code\":\"too_many_connections\"") && answer.contains("Connection: close"), answer);
             }
@@ -170,7 +146,7 @@ class ConnectionLimitsSystemTest {
                 .getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
             socket.getOutputStream().write(body);
-            String answer = readToEnd(socket.getInputStream());
+            String answer = RawHttp.readToEnd(socket.getInputStream());
             assertTrue(answer.startsWith("HTTP/1.1 200 OK") && answer.contains("\"choices\""), answer);
         }
     }
@@ -181,11 +157,30 @@ class ConnectionLimitsSystemTest {
             try (Socket socket = connect(frontend)) {
                 byte[] request = ("GET " + path + " HTTP/1.0\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
                 socket.getOutputStream().write(request);
-                String answer = readToEnd(socket.getInputStream());
+                String answer = RawHttp.readToEnd(socket.getInputStream());
                 assertTrue(answer.startsWith("HTTP/1.1 200 OK") && answer.contains("Connection: close")
                     && answer.contains("\"status\":\"" + (path.equals("/live") ? "live" : "healthy") + "\""), answer);
             }
         }
+    }
+
+    /**
+     * Starts a request head, then sends one header byte every 20 ms (each read gets bytes: only a deadline for the
+     * whole head stops it) for 20 s at most; whether the server cut the connection meanwhile.
+     */
+    private static boolean trickledHeadCut(Socket socket) throws IOException {
+        socket.getOutputStream().write("GET /live HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            .getBytes(StandardCharsets.US_ASCII));
+        for (int i = 0; i < 1_000; i++) {
+            try {
+                socket.getOutputStream().write('x');
+                socket.getOutputStream().flush();
+                LockSupport.parkNanos(20_000_000L);
+            } catch (IOException e) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Socket connect(Frontend server) throws IOException {
@@ -213,23 +208,6 @@ class ConnectionLimitsSystemTest {
                 int eol = text.indexOf("\r\n", at);
                 expected = end + 4 + Integer.parseInt(text.substring(at + 16, eol).trim());
             }
-        }
-        return answer.toString(StandardCharsets.UTF_8);
-    }
-
-    /** Everything the server sends until it closes (or resets) the connection; a read timeout fails the test. */
-    private static String readToEnd(InputStream in) throws IOException {
-        ByteArrayOutputStream answer = new ByteArrayOutputStream();
-        byte[] buffer = new byte[4096];
-        try {
-            int n;
-            while ((n = in.read(buffer)) >= 0) {
-                answer.write(buffer, 0, n);
-            }
-        } catch (java.net.SocketTimeoutException e) {
-            throw e;
-        } catch (IOException e) {
-            // A reset after the close: what was read stands.
         }
         return answer.toString(StandardCharsets.UTF_8);
     }

@@ -52,7 +52,7 @@ class LoopServerSystemTest {
             requests.writeBytes("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
                 .getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().write(requests.toByteArray());
-            String answers = readToEnd(socket.getInputStream());
+            String answers = RawHttp.readToEnd(socket.getInputStream());
             int live = answers.indexOf("{\"status\":\"live\"}");
             int choices = answers.indexOf("\"choices\"");
             int health = answers.indexOf("\"status\":\"healthy\"");
@@ -79,7 +79,7 @@ class LoopServerSystemTest {
                     }
                 });
                 holder.getOutputStream().write(first, headEnd, first.length - headEnd);
-                String held = readToEnd(holder.getInputStream());
+                String held = RawHttp.readToEnd(holder.getInputStream());
                 assertTrue(held.startsWith("HTTP/1.1 200 OK") && held.contains("\"choices\""), held);
                 RawHttp.Response served = waiting.get();
                 assertEquals(200, served.status(), served.text());
@@ -98,7 +98,7 @@ class LoopServerSystemTest {
             String head = readUntil(in, "{\"status\":\"live\"}");
             assertTrue(head.startsWith("HTTP/1.1 200 OK") && !head.contains("Connection: close"), head);
             frontend.close();
-            assertEquals("", readToEnd(in), "the connection ends with no more bytes");
+            assertEquals("", RawHttp.readToEnd(in), "the connection ends with no more bytes");
         } finally {
             frontend.close();
         }
@@ -118,23 +118,6 @@ class LoopServerSystemTest {
                 break;
             }
             answer.write(b);
-        }
-        return answer.toString(StandardCharsets.UTF_8);
-    }
-
-    /** Everything the server sends until it closes the connection; a read timeout fails the test. */
-    private static String readToEnd(InputStream in) throws IOException {
-        ByteArrayOutputStream answer = new ByteArrayOutputStream();
-        byte[] buffer = new byte[4096];
-        try {
-            int n;
-            while ((n = in.read(buffer)) >= 0) {
-                answer.write(buffer, 0, n);
-            }
-        } catch (java.net.SocketTimeoutException e) {
-            throw e;
-        } catch (IOException e) {
-            // A reset after the close: what was read stands.
         }
         return answer.toString(StandardCharsets.UTF_8);
     }

@@ -132,6 +132,23 @@ public final class RawHttp {
         }
     }
 
+    /** Everything the server sends until it closes (or resets) the connection; a read timeout fails the test. */
+    public static String readToEnd(InputStream in) throws IOException {
+        ByteArrayOutputStream answer = new ByteArrayOutputStream();
+        byte[] buffer = new byte[4096];
+        try {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                answer.write(buffer, 0, n);
+            }
+        } catch (java.net.SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            // A reset after the close: what was read stands.
+        }
+        return answer.toString(StandardCharsets.UTF_8);
+    }
+
     private static Socket connect(int port) throws IOException {
         Socket socket = new Socket(InetAddress.getLoopbackAddress(), port);
         socket.setSoTimeout(READ_TIMEOUT_MS);
