@@ -1,5 +1,6 @@
 package dev.sluice.transport.frontend;
 
+import dev.sluice.core.api.AdmissionError;
 import dev.sluice.core.host.AdmissionRequest;
 import dev.sluice.core.kv.BlockHasher;
 import dev.sluice.core.router.ModelRouter;
@@ -136,12 +137,8 @@ final class CompletionsEndpoint implements Handler {
         }
         decision(res, ticket);
         if (ticket.error() != null) {
-            if (model.health().noneHealthy() && NO_WORKERS.equals(ticket.error().reason())) {
-                // The router has no workers because every engine failed: say so, and when a probe is next due.
-                ErrorResponses.noHealthyWorkers(res, model.health().nanosUntilNextProbe());
-            } else {
-                ErrorResponses.send(res, ticket.error(), overloadStatus);
-            }
+            ErrorResponses.send(res, ErrorResponses.rejection(ErrorResponses.retryAfter(res), model, ticket.error(),
+                overloadStatus));
             return;
         }
         model.answering().incrementAndGet();
@@ -160,11 +157,6 @@ final class CompletionsEndpoint implements Handler {
     /** The status of capacity rejections. */
     int overloadStatus() {
         return overloadStatus;
-    }
-
-    /** The most body bytes taken. */
-    long maxBodyBytes() {
-        return maxBodyBytes;
     }
 
     /** A request read, its model found, its prompt in the model's tokens and its admission request built. */
@@ -207,11 +199,20 @@ final class CompletionsEndpoint implements Handler {
      * {@code x-sluice-policy-class}, the class it was admitted or rejected under (absent when it had none).
      */
     private static void decision(ServerResponse res, AdmissionTicket ticket) {
-        res.header(DECISION, ticket.error() != null ? "rejected; code=" + ticket.error().reason()
-            : "dispatched; waited_ms=" + tenths(ticket.waitedNanos()));
+        res.header(DECISION, ticket.error() != null ? rejected(ticket.error()) : dispatched(ticket.waitedNanos()));
         if (ticket.policyClass() != null) {
             res.header(POLICY_CLASS, ticket.policyClass());
         }
+    }
+
+    /** The decision header of a rejection: {@code rejected; code=deadline_exceeded}. */
+    static String rejected(AdmissionError error) {
+        return "rejected; code=" + error.reason();
+    }
+
+    /** The decision header of a dispatch, {@code waitedNanos} after its arrival: {@code dispatched; waited_ms=12.5}. */
+    static String dispatched(long waitedNanos) {
+        return "dispatched; waited_ms=" + tenths(waitedNanos);
     }
 
     /** Nanoseconds as milliseconds with one decimal, {@code 12.5} (String.format costs microseconds per call). */
@@ -254,8 +255,7 @@ final class CompletionsEndpoint implements Handler {
             gate.stream(stream);
         } catch (RuntimeException e) {
             router.aborted(lifecycle, e);
-            ErrorResponses.send(res, new OpenAiException(503, "the engine is unavailable",
-                null, "engine_unavailable"));
+            ErrorResponses.send(res, ErrorResponses.ENGINE_UNAVAILABLE);
             return;
         }
         CompletionHeader header = CompletionHeader.of(endpoint, requestId, System.currentTimeMillis() / 1000,
@@ -275,7 +275,7 @@ final class CompletionsEndpoint implements Handler {
         try {
             // A preempted request's lifecycle has ended at the router: it is answered its typed, retriable error.
             CompletionResponder.respond(res, header, request, queue, hooks, failed -> ticket.preemption() != null
-                ? ErrorResponses.withRetryAfter(res, ticket.preemption(), overloadStatus)
+                ? ErrorResponses.withRetryAfter(ErrorResponses.retryAfter(res), ticket.preemption(), overloadStatus)
                 : model.stopping() ? SHUTTING_DOWN : engineError(failed));
         } catch (IOException | UncheckedIOException e) {
             stream.cancel();

@@ -127,38 +127,20 @@ final class LoopCompletion implements AdmissionListener, EngineListener {
     private void rejected(long lifecycleId, AdmissionError error, String rejectedIn) {
         lifecycle = lifecycleId;
         ended = true;
-        answer.header(CompletionsEndpoint.DECISION.defaultCase(), "rejected; code=" + error.reason());
+        answer.header(CompletionsEndpoint.DECISION.defaultCase(), CompletionsEndpoint.rejected(error));
         if (rejectedIn != null) {
             answer.header(CompletionsEndpoint.POLICY_CLASS.defaultCase(), rejectedIn);
         }
-        if (model.health().noneHealthy() && CompletionsEndpoint.NO_WORKERS.equals(error.reason())) {
-            // The router has no workers because every engine failed: say so, and when a probe is next due.
-            long nanos = model.health().nanosUntilNextProbe();
-            if (nanos >= 0) {
-                answer.header("Retry-After", String.valueOf(Math.max(1, seconds(nanos))));
-            }
-            answer.error(ErrorResponses.noHealthyWorkersError());
-            return;
-        }
-        answer.error(withRetryAfter(error));
+        answer.error(ErrorResponses.rejection(this::retryAfter, model, error, endpoint.overloadStatus()));
     }
 
-    private OpenAiException withRetryAfter(AdmissionError error) {
-        if (error.retryAfterNanos() > 0) {
-            answer.header("Retry-After", String.valueOf(seconds(error.retryAfterNanos())));
-        }
-        return new OpenAiException(error.httpStatus(endpoint.overloadStatus()), error.publicMessage(), null,
-            error.reason());
-    }
-
-    private static long seconds(long nanos) {
-        return (nanos + 999_999_999L) / 1_000_000_000L;
+    private void retryAfter(String seconds) {
+        answer.header("Retry-After", seconds);
     }
 
     private void dispatched(long lifecycleId, WorkerWithDpRank worker, String admittedUnder, long waitedNanos) {
         lifecycle = lifecycleId;
-        answer.header(CompletionsEndpoint.DECISION.defaultCase(), "dispatched; waited_ms="
-            + CompletionsEndpoint.tenths(waitedNanos));
+        answer.header(CompletionsEndpoint.DECISION.defaultCase(), CompletionsEndpoint.dispatched(waitedNanos));
         if (admittedUnder != null) {
             answer.header(CompletionsEndpoint.POLICY_CLASS.defaultCase(), admittedUnder);
         }
@@ -187,7 +169,7 @@ final class LoopCompletion implements AdmissionListener, EngineListener {
             ended = true;
             router.aborted(lifecycle, e);
             unanswering();
-            answer.error(new OpenAiException(503, "the engine is unavailable", null, "engine_unavailable"));
+            answer.error(ErrorResponses.ENGINE_UNAVAILABLE);
             return;
         }
         if (response.get() == PREEMPTED) {
@@ -206,7 +188,7 @@ final class LoopCompletion implements AdmissionListener, EngineListener {
         }
         unanswering();
         // The lifecycle has ended at the router: the client gets the typed, retriable error.
-        answer.error(withRetryAfter(preemption));
+        answer.error(ErrorResponses.withRetryAfter(this::retryAfter, preemption, endpoint.overloadStatus()));
     }
 
     @Override

@@ -42,6 +42,8 @@ final class LoopConnection extends ChannelInboundHandlerAdapter {
     private long watchNanos;
     /** The request whose body is being read, and what it has sent of it. */
     private HttpRequest head;
+    /** The head's completion endpoint, or {@code null} when it asks for a page. */
+    private CompletionsEndpoint endpoint;
     private ByteBuf body;
     private long bodyBytes;
     private boolean tooLarge;
@@ -168,17 +170,19 @@ final class LoopConnection extends ChannelInboundHandlerAdapter {
             refuse(TransportErrors.payloadTooLarge());
             return;
         }
-        if (server.completions(request) != null) {
+        endpoint = server.completions(request);
+        if (endpoint != null) {
+            OptionalLong length = declared < 0 ? OptionalLong.empty() : OptionalLong.of(declared);
             LargeBodyGate.Turn free;
             try {
-                free = server.largeBodies().tryEnter(declared < 0 ? OptionalLong.empty() : OptionalLong.of(declared));
+                free = server.largeBodies().tryEnter(length);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 ctx.close();
                 return;
             }
             if (free == null) {
-                awaitTurn(declared);
+                awaitTurn(length);
             } else {
                 turn = free;
             }
@@ -186,14 +190,14 @@ final class LoopConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** No large-body turn is free: one is waited for off the loop, the connection unread meanwhile. */
-    private void awaitTurn(long declared) {
+    private void awaitTurn(OptionalLong length) {
         turnPending = true;
         ctx.channel().config().setAutoRead(false);
         Thread.ofVirtual().name("sluice-large-body-turn").start(() -> {
             LargeBodyGate.Turn given = null;
             OpenAiException refused = null;
             try {
-                given = server.largeBodies().enter(declared < 0 ? OptionalLong.empty() : OptionalLong.of(declared));
+                given = server.largeBodies().enter(length);
             } catch (OpenAiException e) {
                 refused = e;
             } catch (InterruptedException e) {
@@ -274,7 +278,6 @@ final class LoopConnection extends ChannelInboundHandlerAdapter {
             answer.error(TransportErrors.payloadTooLarge());
             return;
         }
-        CompletionsEndpoint endpoint = server.completions(request);
         if (endpoint == null) {
             server.page(request, answer);
             return;
