@@ -18,6 +18,8 @@ module dev.sluice.transport {
     requires transitive io.netty.common;
     // TLS to https engines (SslHandler), on the event loops.
     requires io.netty.handler;
+    // An engine's host name looked up off the event loops (OffLoopLookups).
+    requires io.netty.resolver;
     requires transitive io.netty.transport;
     requires java.desktop;
     requires java.logging;

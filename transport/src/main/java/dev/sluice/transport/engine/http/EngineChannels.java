@@ -14,6 +14,9 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
+import io.netty.util.NetUtil;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.Map;
@@ -39,6 +42,8 @@ final class EngineChannels implements AutoCloseable {
 
     private final String host;
     private final int port;
+    /** The engine's address: resolved for an IP address, else a name each new connection looks up off its loop. */
+    private final InetSocketAddress remote;
     private final int connectMillis;
     private final SslContext tls;
     private final Map<EventLoop, ArrayDeque<Channel>> idle = new ConcurrentHashMap<>();
@@ -54,6 +59,9 @@ final class EngineChannels implements AutoCloseable {
         String uriHost = uri.getHost();
         this.host = uriHost.startsWith("[") ? uriHost.substring(1, uriHost.length() - 1) : uriHost;
         this.port = uri.getPort() >= 0 ? uri.getPort() : secure ? 443 : 80;
+        InetAddress literal = NetUtil.createInetAddressFromIpAddressString(host);
+        this.remote = literal != null ? new InetSocketAddress(literal, port)
+            : InetSocketAddress.createUnresolved(host, port);
         this.connectMillis = connectMillis;
         try {
             this.tls = secure ? SslContextBuilder.forClient().sslProvider(SslProvider.JDK)
@@ -84,6 +92,7 @@ final class EngineChannels implements AutoCloseable {
             .channel(NioSocketChannel.class)
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis)
+            .resolver(OffLoopLookups.SYSTEM)
             .handler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel channel) {
@@ -98,7 +107,7 @@ final class EngineChannels implements AutoCloseable {
                         new HttpClientCodec(MAX_HEAD_BYTES, MAX_HEAD_BYTES, MAX_PIECE_BYTES), connection);
                 }
             })
-            .connect(host, port);
+            .connect(remote);
         connecting.addListener((ChannelFutureListener) done -> {
             if (done.isSuccess()) {
                 exchange.lent(done.channel().pipeline().get(EngineConnection.class), false);
