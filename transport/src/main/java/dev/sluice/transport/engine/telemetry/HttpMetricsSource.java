@@ -4,12 +4,14 @@ import dev.sluice.transport.metrics.ScrapeFailure;
 import java.io.ByteArrayOutputStream;
 import java.net.ConnectException;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -77,6 +79,11 @@ public final class HttpMetricsSource implements MetricsSource {
     }
 
     private ScrapeException failure(Throwable cause) {
+        return failure(uri, timeout, cause);
+    }
+
+    /** What a failed exchange with {@code uri} says, by its cause (the JDK client's exception, unwrapped once). */
+    static ScrapeException failure(URI uri, Duration timeout, Throwable cause) {
         if (cause instanceof ScrapeException scrape) {
             return scrape;
         }
@@ -84,8 +91,11 @@ public final class HttpMetricsSource implements MetricsSource {
             return new ScrapeException(ScrapeFailure.UNREACHABLE, "cannot connect to " + uri + " within " + timeout);
         }
         if (cause instanceof ConnectException) {
-            return new ScrapeException(ScrapeFailure.UNREACHABLE, "cannot connect to " + uri + " (connection "
-                + "refused)");
+            // The JDK client also fails a host name with no address this way, the lookup's failure as the cause.
+            boolean unresolved = cause.getCause() instanceof UnresolvedAddressException
+                || cause.getCause() instanceof UnknownHostException;
+            return new ScrapeException(ScrapeFailure.UNREACHABLE, "cannot connect to " + uri
+                + (unresolved ? " (its host name has no address)" : " (connection refused)"));
         }
         if (cause instanceof HttpTimeoutException) {
             return new ScrapeException(ScrapeFailure.UNREACHABLE, "GET " + uri + " got no answer within " + timeout);

@@ -9,10 +9,12 @@ import com.sun.net.httpserver.HttpServer;
 import dev.sluice.transport.metrics.ScrapeFailure;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -136,6 +138,17 @@ class HttpMetricsSourceTest {
             assertEquals("cannot connect to http://127.0.0.1:" + port + "/metrics (connection refused)",
                 error.getMessage());
         }
+    }
+
+    @Test
+    void shouldSayWhenTheHostNameHasNoAddress() {
+        // How the JDK client fails http://sluice-no-such-engine.invalid:8000/metrics (no lookup in the test).
+        ConnectException unresolved = new ConnectException();
+        unresolved.initCause(new UnresolvedAddressException());
+        URI uri = URI.create("http://sluice-no-such-engine.invalid:8000/metrics");
+        ScrapeException error = HttpMetricsSource.failure(uri, PATIENT, unresolved);
+        assertEquals(ScrapeFailure.UNREACHABLE, error.failure());
+        assertEquals("cannot connect to " + uri + " (its host name has no address)", error.getMessage());
     }
 
     @Test
