@@ -20,7 +20,7 @@ import java.util.function.Function;
  * URL with an IP address needs no lookup and never gets here ({@link EngineChannels} connects to it resolved).
  */
 final class OffLoopLookups extends AddressResolverGroup<InetSocketAddress> {
-    /** A host name's addresses, as {@link InetAddress#getAllByName}. */
+    /** A host name's addresses, as {@link InetAddress#getAllByName}: never none (a name with none throws). */
     @FunctionalInterface
     interface Lookup {
         InetAddress[] addresses(String host) throws UnknownHostException;
@@ -62,11 +62,7 @@ final class OffLoopLookups extends AddressResolverGroup<InetSocketAddress> {
         private <T> void lookUp(String host, Promise<T> promise, Function<InetAddress[], T> answer) {
             Thread.ofVirtual().name("sluice-engine-lookup").start(() -> {
                 try {
-                    InetAddress[] addresses = lookup.addresses(host);
-                    if (addresses.length == 0) {
-                        throw new UnknownHostException(host + ": no address");
-                    }
-                    promise.trySuccess(answer.apply(addresses));
+                    promise.trySuccess(answer.apply(lookup.addresses(host)));
                 } catch (UnknownHostException | RuntimeException e) {
                     promise.tryFailure(e);
                 }

@@ -69,17 +69,13 @@ public final class HttpMetricsSource implements MetricsSource {
             throw new ScrapeException(ScrapeFailure.UNREACHABLE, "GET " + uri + " was not answered whole within "
                 + timeout.multipliedBy(2));
         } catch (ExecutionException e) {
-            throw failure(e.getCause());
+            throw failure(uri, timeout, e.getCause());
         }
         if (response.statusCode() / 100 != 2) {
             throw new ScrapeException(ScrapeFailure.HTTP_STATUS, "GET " + uri + " answered HTTP "
                 + response.statusCode());
         }
         return new String(response.body(), StandardCharsets.UTF_8);
-    }
-
-    private ScrapeException failure(Throwable cause) {
-        return failure(uri, timeout, cause);
     }
 
     /** What a failed exchange with {@code uri} says, by its cause (the JDK client's exception, unwrapped once). */
