@@ -18,6 +18,7 @@ module dev.sluice.core {
     // The journal's statistics (audit) keep their percentiles in HdrHistogram, and hand them out (RequestFigures).
     requires transitive HdrHistogram;
     requires chronicle.bytes;
+    requires chronicle.core;
     requires chronicle.queue;
     requires chronicle.wire;
     requires org.slf4j;

@@ -11,11 +11,15 @@ import dev.sluice.core.api.SessionContext;
 import dev.sluice.core.api.WorkerWithDpRank;
 import dev.sluice.core.host.RequestView;
 import dev.sluice.core.testing.SteppedRouter;
+import dev.sluice.core.testing.TestClocks;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,6 +69,51 @@ class JournalRoundTripTest {
         try (JournalReader reader = JournalReader.open(dir)) {
             assertTrue(reader.readAll().size() >= written, "read back as many as written");
         }
+    }
+
+    /**
+     * A record goes into the hourly file of its own time (the router's clock since the journal opened), so two hours
+     * of the router's manual clock start a new file, whatever the wall clock did meanwhile; the reader reads on
+     * across it, in order.
+     */
+    @Test
+    void shouldFileEachRecordInTheHourOfItsOwnTime() throws Exception {
+        try (JournalWriter journal = JournalWriter.open(new JournalContext(dir),
+                JournalFixtures.header(TestClocks.START_NS))) {
+            SteppedRouter r = JournalFixtures.router(journal);
+            r.router.workerJoined(WorkerWithDpRank.of(1), 2048, OptionalLong.empty());
+            r.step();
+            r.advance(Duration.ofHours(2));
+            long later = r.submit("a-1", 100);
+            r.router.completed(later, 100);
+            r.step();
+            r.close();
+            assertEquals(0, journal.recordsDropped());
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(2, files.filter(p -> p.toString().endsWith(".cq4")).count(), "one file for each hour");
+        }
+        try (JournalReader reader = JournalReader.open(dir)) {
+            List<JournalRecord> records = reader.readAll();
+            assertEquals(0, reader.undecodable());
+            assertEquals(List.of(RecordType.HEADER, RecordType.WORKER_JOINED), records.subList(0, 2).stream()
+                .map(JournalRecord::type).toList());
+            JournalRecord completed = records.stream().filter(rec -> rec.type() == RecordType.COMPLETED)
+                .findFirst().orElseThrow();
+            assertEquals(TestClocks.START_NS + Duration.ofHours(2).toNanos(), completed.timeNs());
+            assertTrue(reader.corruptions().isEmpty(), reader.corruptions().toString());
+        }
+    }
+
+    /** The clock the journal gives Chronicle follows the records' times from the opening, and never goes back. */
+    @Test
+    void shouldTimeRecordsFromTheOpeningAndNeverGoBack() {
+        JournalWriter.RecordClock clock = new JournalWriter.RecordClock(1_000_000L, 5_000L);
+        assertEquals(1_000_000L, clock.currentTimeMillis());
+        clock.at(5_000L + Duration.ofMinutes(90).toNanos());
+        assertEquals(1_000_000L + Duration.ofMinutes(90).toMillis(), clock.currentTimeMillis());
+        clock.at(5_000L + Duration.ofMinutes(30).toNanos());
+        assertEquals(1_000_000L + Duration.ofMinutes(90).toMillis(), clock.currentTimeMillis(), "not back");
     }
 
     @Test
